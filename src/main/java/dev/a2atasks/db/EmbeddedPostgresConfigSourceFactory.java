@@ -1,0 +1,67 @@
+package dev.a2atasks.db;
+
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+
+import org.eclipse.microprofile.config.spi.ConfigSource;
+import org.jboss.logging.Logger;
+
+import io.quarkus.runtime.ExecutionMode;
+import io.smallrye.config.ConfigSourceContext;
+import io.smallrye.config.ConfigSourceFactory;
+import io.smallrye.config.ConfigValue;
+import io.smallrye.config.PropertiesConfigSource;
+
+/**
+ * Points the datasource at an embedded PostgreSQL when none is configured.
+ *
+ * <p>A new user's first command (the dev run) and the test suite need a real database but no
+ * set-up. When {@code quarkus.datasource.reactive.url} is absent, this starts one (see
+ * {@link EmbeddedPostgres}) and supplies the reactive and JDBC URLs as low-priority config, so
+ * anything the user configures wins. The embedded server's classes are only on the dev and test
+ * class paths; in a packaged application a missing URL is reported by {@link DatabaseUrlCheck}.
+ */
+public final class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory {
+
+    static final String REACTIVE_URL = "quarkus.datasource.reactive.url";
+    static final String ENABLED = "a2a.embedded-postgres.enabled";
+    private static final Logger LOG = Logger.getLogger(EmbeddedPostgresConfigSourceFactory.class);
+
+    @Override
+    public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
+        // Config is also built while the application is augmented and during static init;
+        // only the real start of the application may start a server.
+        if (ExecutionMode.current() != ExecutionMode.RUNTIME_INIT) {
+            return List.of();
+        }
+        if (isSet(context.getValue(REACTIVE_URL))) {
+            return List.of();
+        }
+        ConfigValue enabled = context.getValue(ENABLED);
+        if (isSet(enabled) && !Boolean.parseBoolean(enabled.getValue())) {
+            return List.of();
+        }
+        if (!EmbeddedPostgres.available()) {
+            return List.of();
+        }
+        int port = EmbeddedPostgres.ensureStarted();
+        LOG.warnf("No %s configured: using an embedded PostgreSQL on 127.0.0.1:%d (for development and tests only)",
+                REACTIVE_URL, port);
+        String hostPortDb = "//127.0.0.1:" + port + "/postgres";
+        return List.of(new PropertiesConfigSource(Map.of(
+                REACTIVE_URL, "postgresql:" + hostPortDb,
+                "quarkus.datasource.jdbc.url", "jdbc:postgresql:" + hostPortDb,
+                "quarkus.datasource.username", "postgres",
+                "quarkus.datasource.password", "postgres"), "a2a-embedded-postgres", 50));
+    }
+
+    @Override
+    public OptionalInt getPriority() {
+        return OptionalInt.of(50);
+    }
+
+    private static boolean isSet(ConfigValue value) {
+        return value != null && value.getValue() != null && !value.getValue().isBlank();
+    }
+}

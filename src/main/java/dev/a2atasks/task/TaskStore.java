@@ -1,0 +1,122 @@
+package dev.a2atasks.task;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+import dev.a2atasks.proto.v1.Artifact;
+import dev.a2atasks.proto.v1.Message;
+import dev.a2atasks.proto.v1.Task;
+import dev.a2atasks.proto.v1.TaskState;
+import dev.a2atasks.proto.v1.TaskStatus;
+import com.google.protobuf.Timestamp;
+
+import dev.a2atasks.auth.Caller;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+
+/**
+ * The write path: records tasks, their messages and artifacts under a caller's scope.
+ *
+ * <p>Message sequence numbers come from the task row's {@code next_seq}, taken under a row lock,
+ * so concurrent appends to one task never collide and a history tail is a contiguous seq range.
+ */
+@ApplicationScoped
+public class TaskStore {
+
+    /** Stores a new task with its history and artifacts in one transaction; returns its row key. */
+    @WithTransaction
+    public Uni<Long> create(Caller owner, Task task) {
+        if (task.getStatus().getState() == TaskState.TASK_STATE_UNSPECIFIED || task.getStatus().getState() == TaskState.UNRECOGNIZED) {
+            return Uni.createFrom().failure(new IllegalArgumentException("task.status.state is required"));
+        }
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        TaskEntity row = new TaskEntity();
+        row.tenant = owner.tenant();
+        row.owner = owner.subject();
+        row.id = task.getId();
+        row.contextId = task.getContextId();
+        row.state = task.getStatus().getState().name();
+        row.statusTimestamp = task.getStatus().hasTimestamp() ? toOffsetDateTime(task.getStatus().getTimestamp()) : now;
+        row.statusMessageJson = task.getStatus().hasMessage() ? ProtoJsonColumns.print(task.getStatus().getMessage()) : null;
+        row.metadataJson = ProtoJsonColumns.printStruct(task.getMetadata());
+        row.createdAt = now;
+        row.updatedAt = now;
+        row.nextSeq = task.getHistoryCount();
+        return row.<TaskEntity>persist().chain(saved -> {
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (int i = 0; i < task.getHistoryCount(); i++) {
+                MessageEntity message = toEntity(saved.pk, i, task.getHistory(i), now);
+                chain = chain.chain(() -> message.persist()).replaceWithVoid();
+            }
+            for (int i = 0; i < task.getArtifactsCount(); i++) {
+                ArtifactEntity artifact = toEntity(saved.pk, i, task.getArtifacts(i));
+                chain = chain.chain(() -> artifact.persist()).replaceWithVoid();
+            }
+            return chain.replaceWith(saved.pk);
+        });
+    }
+
+    /** Appends a message to a task's history; returns its sequence number. */
+    @WithTransaction
+    public Uni<Long> appendMessage(Caller owner, String taskId, Message message) {
+        return lockTask(owner, taskId).chain(task -> {
+            long seq = task.nextSeq;
+            task.nextSeq = seq + 1;
+            task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
+            return toEntity(task.pk, seq, message, task.updatedAt).persist().replaceWith(seq);
+        });
+    }
+
+    /** Moves a task to a new status; the status timestamp is now unless the status carries one. */
+    @WithTransaction
+    public Uni<Void> updateStatus(Caller owner, String taskId, TaskStatus status) {
+        return lockTask(owner, taskId).invoke(task -> {
+            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+            task.state = status.getState().name();
+            task.statusTimestamp = status.hasTimestamp() ? toOffsetDateTime(status.getTimestamp()) : now;
+            task.statusMessageJson = status.hasMessage() ? ProtoJsonColumns.print(status.getMessage()) : null;
+            task.updatedAt = now;
+        }).replaceWithVoid();
+    }
+
+    private Uni<TaskEntity> lockTask(Caller owner, String taskId) {
+        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", owner.tenant(), owner.subject(), taskId)
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .firstResult()
+                .onItem().ifNull().failWith(() -> new dev.a2atasks.error.A2AException.TaskNotFound(taskId));
+    }
+
+    static MessageEntity toEntity(long taskPk, long seq, Message message, OffsetDateTime createdAt) {
+        MessageEntity row = new MessageEntity();
+        row.taskPk = taskPk;
+        row.seq = seq;
+        row.messageId = message.getMessageId();
+        row.role = message.getRole() == dev.a2atasks.proto.v1.Role.UNRECOGNIZED ? "ROLE_UNSPECIFIED" : message.getRole().name();
+        row.partsJson = ProtoJsonColumns.printParts(message.getPartsList());
+        row.metadataJson = ProtoJsonColumns.printStruct(message.getMetadata());
+        row.extensionsJson = ProtoJsonColumns.printStrings(message.getExtensionsList());
+        row.referenceTaskIdsJson = ProtoJsonColumns.printStrings(message.getReferenceTaskIdsList());
+        row.createdAt = createdAt;
+        return row;
+    }
+
+    static ArtifactEntity toEntity(long taskPk, int ord, Artifact artifact) {
+        ArtifactEntity row = new ArtifactEntity();
+        row.taskPk = taskPk;
+        row.artifactId = artifact.getArtifactId();
+        row.ord = ord;
+        row.name = artifact.getName().isEmpty() ? null : artifact.getName();
+        row.description = artifact.getDescription().isEmpty() ? null : artifact.getDescription();
+        row.partsJson = ProtoJsonColumns.printParts(artifact.getPartsList());
+        row.metadataJson = ProtoJsonColumns.printStruct(artifact.getMetadata());
+        row.extensionsJson = ProtoJsonColumns.printStrings(artifact.getExtensionsList());
+        return row;
+    }
+
+    static OffsetDateTime toOffsetDateTime(Timestamp ts) {
+        return Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos()).atOffset(ZoneOffset.UTC);
+    }
+}

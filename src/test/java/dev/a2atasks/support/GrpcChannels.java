@@ -1,0 +1,67 @@
+package dev.a2atasks.support;
+
+import java.net.URL;
+import java.util.concurrent.TimeUnit;
+
+import dev.a2atasks.proto.v1.A2AServiceGrpc;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.rpc.BadRequest;
+import com.google.rpc.ErrorInfo;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.MetadataUtils;
+
+/** A real gRPC client over loopback to the service under test (same port as HTTP). */
+public final class GrpcChannels implements AutoCloseable {
+
+    private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    private final ManagedChannel channel;
+
+    public GrpcChannels(URL httpRoot) {
+        this.channel = ManagedChannelBuilder.forAddress(httpRoot.getHost(), httpRoot.getPort()).usePlaintext().build();
+    }
+
+    public A2AServiceGrpc.A2AServiceBlockingStub stub(String bearerToken) {
+        var stub = A2AServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+        if (bearerToken == null) {
+            return stub;
+        }
+        Metadata headers = new Metadata();
+        headers.put(AUTHORIZATION, "Bearer " + bearerToken);
+        return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    }
+
+    public static ErrorInfo errorInfo(StatusRuntimeException e) {
+        return detail(e, ErrorInfo.class);
+    }
+
+    public static BadRequest badRequest(StatusRuntimeException e) {
+        return detail(e, BadRequest.class);
+    }
+
+    private static <T extends com.google.protobuf.Message> T detail(StatusRuntimeException e, Class<T> type) {
+        com.google.rpc.Status status = StatusProto.fromThrowable(e);
+        if (status == null) {
+            return null;
+        }
+        for (var any : status.getDetailsList()) {
+            if (any.is(type)) {
+                try {
+                    return any.unpack(type);
+                } catch (InvalidProtocolBufferException ex) {
+                    throw new AssertionError(ex);
+                }
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+}
