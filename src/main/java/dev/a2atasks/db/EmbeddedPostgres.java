@@ -39,6 +39,9 @@ final class EmbeddedPostgres {
                     .setServerConfig("synchronous_commit", "off")
                     .setServerConfig("full_page_writes", "off")
                     .setServerConfig("max_connections", "100")
+                    // Statement statistics for tests and benchmarks (how many statements a request ran).
+                    .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                    .setServerConfig("pg_stat_statements.track", "all")
                     .start();
             int port = server.getPort();
             System.setProperty(PORT_PROPERTY, Integer.toString(port));

@@ -23,6 +23,7 @@ import com.google.protobuf.Empty;
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.auth.CallerResolver;
 import dev.a2atasks.error.A2AException;
+import dev.a2atasks.task.TaskQueryService;
 import io.quarkus.grpc.GrpcService;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -32,19 +33,21 @@ import io.smallrye.mutiny.Uni;
 public class A2AGrpcService implements dev.a2atasks.proto.v1.A2AService {
 
     private final CallerResolver callers;
+    private final TaskQueryService service;
 
-    A2AGrpcService(CallerResolver callers) {
+    A2AGrpcService(CallerResolver callers, TaskQueryService service) {
         this.callers = callers;
+        this.service = service;
     }
 
     @Override
     public Uni<Task> getTask(GetTaskRequest request) {
-        return unsupported("GetTask");
+        return call(caller -> service.getTask(caller, ProtoTasks.params(request)).map(ProtoTasks::task));
     }
 
     @Override
     public Uni<ListTasksResponse> listTasks(ListTasksRequest request) {
-        return unsupported("ListTasks");
+        return call(caller -> service.listTasks(caller, ProtoTasks.params(request)).map(ProtoTasks::response));
     }
 
     @Override

@@ -1,0 +1,73 @@
+package dev.a2atasks.binding.rest;
+
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+import dev.a2atasks.auth.CallerResolver;
+import dev.a2atasks.binding.json.MediaTypes;
+import dev.a2atasks.binding.json.TaskJson;
+import dev.a2atasks.task.GetTaskParams;
+import dev.a2atasks.task.ListTasksParams;
+import dev.a2atasks.task.TaskQueryService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * HTTP+JSON binding of ListTasks and GetTask (spec §11.3), plain and tenant-prefixed. Query
+ * parameters arrive as text and go to the shared service untouched; unknown ones are ignored.
+ */
+@Path("/")
+@Produces({ MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
+public class TasksResource {
+
+    private final CallerResolver callers;
+    private final TaskQueryService service;
+
+    TasksResource(CallerResolver callers, TaskQueryService service) {
+        this.callers = callers;
+        this.service = service;
+    }
+
+    @GET
+    @Path("tasks")
+    public Uni<byte[]> listTasks(@RestQuery String contextId, @RestQuery String status, @RestQuery String pageSize,
+            @RestQuery String pageToken, @RestQuery String historyLength, @RestQuery String statusTimestampAfter,
+            @RestQuery String includeArtifacts) {
+        return list(null, contextId, status, pageSize, pageToken, historyLength, statusTimestampAfter, includeArtifacts);
+    }
+
+    @GET
+    @Path("{tenant}/tasks")
+    public Uni<byte[]> listTenantTasks(@RestPath String tenant, @RestQuery String contextId, @RestQuery String status,
+            @RestQuery String pageSize, @RestQuery String pageToken, @RestQuery String historyLength,
+            @RestQuery String statusTimestampAfter, @RestQuery String includeArtifacts) {
+        return list(tenant, contextId, status, pageSize, pageToken, historyLength, statusTimestampAfter, includeArtifacts);
+    }
+
+    @GET
+    @Path("tasks/{id}")
+    public Uni<byte[]> getTask(@RestPath String id, @RestQuery String historyLength) {
+        return get(null, id, historyLength);
+    }
+
+    @GET
+    @Path("{tenant}/tasks/{id}")
+    public Uni<byte[]> getTenantTask(@RestPath String tenant, @RestPath String id, @RestQuery String historyLength) {
+        return get(tenant, id, historyLength);
+    }
+
+    private Uni<byte[]> list(String tenant, String contextId, String status, String pageSize, String pageToken,
+            String historyLength, String statusTimestampAfter, String includeArtifacts) {
+        ListTasksParams params = new ListTasksParams(tenant, contextId, status, pageSize, pageToken, historyLength,
+                statusTimestampAfter, includeArtifacts);
+        return callers.current().chain(caller -> service.listTasks(caller, params)).map(TaskJson::page);
+    }
+
+    private Uni<byte[]> get(String tenant, String id, String historyLength) {
+        GetTaskParams params = new GetTaskParams(tenant, id, historyLength);
+        return callers.current().chain(caller -> service.getTask(caller, params)).map(TaskJson::task);
+    }
+}

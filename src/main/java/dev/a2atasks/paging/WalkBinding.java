@@ -1,0 +1,66 @@
+package dev.a2atasks.paging;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+
+/**
+ * A digest of everything a page token is only valid for: the caller and the effective filter
+ * set. Two requests continue the same walk exactly when their bindings are equal. pageSize is
+ * deliberately not part of it: changing it mid-walk changes only how the same sequence is cut.
+ */
+public final class WalkBinding {
+
+    static final int LENGTH = 16;
+    private final byte[] digest;
+
+    private WalkBinding(byte[] digest) {
+        this.digest = digest;
+    }
+
+    /** Each value is length-prefixed, so no two different inputs can encode alike. */
+    public static WalkBinding of(String tenant, String subject, String contextId, String status,
+            Long statusTimestampAfterMicros, int historyLength, boolean includeArtifacts) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeByte(1); // layout version
+            writeNullable(out, tenant);
+            writeNullable(out, subject);
+            writeNullable(out, contextId);
+            writeNullable(out, status);
+            out.writeBoolean(statusTimestampAfterMicros != null);
+            out.writeLong(statusTimestampAfterMicros == null ? 0 : statusTimestampAfterMicros);
+            out.writeInt(historyLength);
+            out.writeBoolean(includeArtifacts);
+            byte[] sha = MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray());
+            return new WalkBinding(Arrays.copyOf(sha, LENGTH));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void writeNullable(DataOutputStream out, String value) throws IOException {
+        if (value == null) {
+            out.writeInt(-1);
+            return;
+        }
+        byte[] utf8 = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(utf8.length);
+        out.write(utf8);
+    }
+
+    byte[] digest() {
+        return digest.clone();
+    }
+
+    boolean matches(byte[] other) {
+        return MessageDigest.isEqual(digest, other);
+    }
+}

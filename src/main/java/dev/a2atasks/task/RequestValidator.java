@@ -1,0 +1,191 @@
+package dev.a2atasks.task;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import dev.a2atasks.error.A2AException;
+import dev.a2atasks.error.FieldViolation;
+import dev.a2atasks.history.HistoryConfig;
+import dev.a2atasks.paging.PageTokenCodec;
+import dev.a2atasks.proto.v1.TaskState;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Turns raw parameters into a query or an invalid-params error naming every bad field. Runs
+ * before any database work; the only validator of ListTasks and GetTask for every binding.
+ *
+ * <p>Messages never echo text the caller sent (a huge or hostile value stays out of logs and
+ * error bodies) and read the same whichever binding carried the value: gRPC cannot even express
+ * an unknown enum name or a malformed timestamp, only their binary equivalents.
+ */
+@ApplicationScoped
+public class RequestValidator {
+
+    public static final int DEFAULT_PAGE_SIZE = 50;
+    public static final int MAX_PAGE_SIZE = 100;
+    /** Longest task id, context id or tenant accepted; longer values cannot name anything stored. */
+    public static final int MAX_ID_CHARS = 1024;
+
+    private static final List<String> STATES = Arrays.stream(TaskState.values())
+            .filter(s -> s != TaskState.UNRECOGNIZED && s != TaskState.TASK_STATE_UNSPECIFIED)
+            .map(Enum::name).toList();
+    private static final String STATE_LIST = String.join(", ", STATES);
+
+    private final HistoryConfig history;
+
+    RequestValidator(HistoryConfig history) {
+        this.history = history;
+    }
+
+    public ListTasksQuery listTasks(ListTasksParams p) {
+        List<FieldViolation> violations = new ArrayList<>();
+        String tenant = boundedText(violations, "tenant", p.tenant());
+        String contextId = boundedText(violations, "contextId", p.contextId());
+        String status = state(violations, p.status());
+        Integer pageSize = integer(violations, "pageSize", p.pageSize(), 1, MAX_PAGE_SIZE);
+        String pageToken = blankToNull(p.pageToken());
+        if (pageToken != null && pageToken.length() > PageTokenCodec.MAX_TOKEN_CHARS) {
+            violations.add(new FieldViolation(PageTokenCodec.FIELD, "pageToken is malformed"));
+        }
+        Integer historyLength = historyLength(violations, p.historyLength());
+        Instant after = timestamp(violations, "statusTimestampAfter", p.statusTimestampAfter());
+        Boolean includeArtifacts = bool(violations, "includeArtifacts", p.includeArtifacts());
+        throwIfAny(violations);
+        return new ListTasksQuery(tenant == null ? "" : tenant, contextId, status,
+                pageSize == null ? DEFAULT_PAGE_SIZE : pageSize, pageToken,
+                effectiveHistory(historyLength, history.defaultListLength()), after,
+                includeArtifacts != null && includeArtifacts);
+    }
+
+    public GetTaskQuery getTask(GetTaskParams p) {
+        List<FieldViolation> violations = new ArrayList<>();
+        String tenant = boundedText(violations, "tenant", p.tenant());
+        String id = boundedText(violations, "id", p.id());
+        if (id == null && violations.stream().noneMatch(v -> v.field().equals("id"))) {
+            violations.add(new FieldViolation("id", "id is required"));
+        }
+        Integer historyLength = historyLength(violations, p.historyLength());
+        throwIfAny(violations);
+        return new GetTaskQuery(tenant == null ? "" : tenant, id, effectiveHistory(historyLength, history.defaultGetLength()));
+    }
+
+    private int effectiveHistory(Integer requested, int defaultLength) {
+        return Math.min(requested == null ? defaultLength : requested, history.maxLength());
+    }
+
+    private static String boundedText(List<FieldViolation> violations, String field, String value) {
+        value = blankToNull(value);
+        if (value != null && value.length() > MAX_ID_CHARS) {
+            violations.add(new FieldViolation(field, field + " must be at most " + MAX_ID_CHARS + " characters"));
+            return null;
+        }
+        return value;
+    }
+
+    private static String state(List<FieldViolation> violations, String value) {
+        value = blankToNull(value);
+        if (value == null || value.equals(TaskState.TASK_STATE_UNSPECIFIED.name()) || value.equals("0")) {
+            return null; // the proto default: no filter
+        }
+        if (STATES.contains(value)) {
+            return value;
+        }
+        // ProtoJSON also allows an enum's number.
+        try {
+            TaskState byNumber = TaskState.forNumber(Integer.parseInt(value));
+            if (byNumber != null) {
+                return byNumber.name();
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        violations.add(new FieldViolation("status", "status must be one of " + STATE_LIST));
+        return null;
+    }
+
+    private static Integer integer(List<FieldViolation> violations, String field, String value, int min, int max) {
+        value = blankToNull(value);
+        if (value == null) {
+            return null;
+        }
+        long parsed;
+        try {
+            parsed = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            violations.add(new FieldViolation(field, field + " must be an integer between " + min + " and " + max));
+            return null;
+        }
+        if (parsed < min || parsed > max) {
+            violations.add(new FieldViolation(field, field + " must be between " + min + " and " + max + ", got " + parsed));
+            return null;
+        }
+        return (int) parsed;
+    }
+
+    private static Integer historyLength(List<FieldViolation> violations, String value) {
+        value = blankToNull(value);
+        if (value == null) {
+            return null;
+        }
+        long parsed;
+        try {
+            parsed = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            violations.add(new FieldViolation("historyLength", "historyLength must be a non-negative integer"));
+            return null;
+        }
+        if (parsed < 0) {
+            violations.add(new FieldViolation("historyLength", "historyLength must not be negative, got " + parsed));
+            return null;
+        }
+        return (int) Math.min(parsed, Integer.MAX_VALUE);
+    }
+
+    private static Instant timestamp(List<FieldViolation> violations, String field, String value) {
+        value = blankToNull(value);
+        if (value == null) {
+            return null;
+        }
+        try {
+            OffsetDateTime parsed = OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+            if (parsed.getYear() < 1 || parsed.getYear() > 9999) {
+                throw new DateTimeParseException("year out of range", value, 0);
+            }
+            Instant instant = parsed.toInstant();
+            // The store keeps microseconds; round up so ">= after" keeps its meaning.
+            Instant micros = instant.truncatedTo(ChronoUnit.MICROS);
+            return micros.equals(instant) ? instant : micros.plus(1, ChronoUnit.MICROS);
+        } catch (DateTimeParseException e) {
+            violations.add(new FieldViolation(field, field + " must be an RFC 3339 timestamp such as 2026-01-31T12:00:00Z"));
+            return null;
+        }
+    }
+
+    private static Boolean bool(List<FieldViolation> violations, String field, String value) {
+        value = blankToNull(value);
+        if (value == null) {
+            return null;
+        }
+        if (value.equals("true") || value.equals("false")) {
+            return Boolean.valueOf(value);
+        }
+        violations.add(new FieldViolation(field, field + " must be true or false"));
+        return null;
+    }
+
+    private static void throwIfAny(List<FieldViolation> violations) {
+        if (!violations.isEmpty()) {
+            throw A2AException.invalidParams(violations);
+        }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isEmpty() ? null : value;
+    }
+}

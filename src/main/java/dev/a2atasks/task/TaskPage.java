@@ -1,0 +1,7 @@
+package dev.a2atasks.task;
+
+import java.util.List;
+
+/** One ListTasks response: {@code nextPageToken} is "" on the last page. */
+public record TaskPage(List<TaskView> tasks, String nextPageToken, int pageSize, int totalSize) {
+}

@@ -1,0 +1,122 @@
+package dev.a2atasks.task;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.a2atasks.auth.Caller;
+import dev.a2atasks.paging.PageCursor;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * The read path's SQL. Every statement starts from the caller's scope (tenant, owner), so a
+ * caller can never read another's rows whatever the other parameters say.
+ *
+ * <p>A ListTasks page is one range scan of the composite index that matches its filters:
+ * {@code (tenant, owner[, context_id | state], status_ts DESC, id DESC)}, entered at the cursor
+ * with a row-value comparison, read for pageSize + 1 rows. No OFFSET: page 10,000 costs page 1.
+ */
+@ApplicationScoped
+public class TaskQueries {
+
+    private static final String TASK_COLUMNS =
+            "pk, id, context_id, state, status_ts, status_message::text, metadata::text";
+
+    private final Pool pool;
+
+    TaskQueries(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** One page (plus one row to tell whether another page exists), newest status first. */
+    public Uni<List<TaskView>> page(Caller caller, ListTasksQuery query, PageCursor after, int limit) {
+        Filter filter = Filter.of(caller, query);
+        StringBuilder sql = new StringBuilder("SELECT ").append(TASK_COLUMNS).append("\nFROM tasks\n").append(filter.where);
+        List<Object> params = new ArrayList<>(filter.params);
+        if (after != null) {
+            params.add(toTimestamp(after.statusTimestampMicros()));
+            params.add(after.taskId());
+            sql.append("\n  AND (status_ts, id) < ($").append(params.size() - 1).append(", $").append(params.size()).append(')');
+        }
+        params.add(limit);
+        sql.append("\nORDER BY status_ts DESC, id DESC\nLIMIT $").append(params.size());
+        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params)).map(TaskQueries::tasks);
+    }
+
+    /** How many tasks the filters select: run on the first page of a walk only. */
+    public Uni<Integer> count(Caller caller, ListTasksQuery query) {
+        Filter filter = Filter.of(caller, query);
+        return pool.preparedQuery("SELECT count(*)\nFROM tasks\n" + filter.where).execute(Tuple.from(filter.params))
+                .map(rows -> (int) Math.min(rows.iterator().next().getLong(0), Integer.MAX_VALUE));
+    }
+
+    /** The caller's task with this id, or null. */
+    public Uni<TaskView> get(Caller caller, String id) {
+        return pool.preparedQuery("SELECT " + TASK_COLUMNS + "\nFROM tasks\nWHERE tenant = $1 AND owner = $2 AND id = $3")
+                .execute(Tuple.of(caller.tenant(), caller.subject(), id))
+                .map(rows -> {
+                    List<TaskView> found = tasks(rows);
+                    return found.isEmpty() ? null : found.get(0);
+                });
+    }
+
+    /** Every artifact of these tasks, in production order, keyed by task row key. */
+    public Uni<Map<Long, List<ArtifactView>>> artifacts(Long[] taskKeys) {
+        return pool.preparedQuery("""
+                SELECT task_pk, artifact_id, name, description, parts::text, metadata::text, extensions::text
+                FROM artifacts
+                WHERE task_pk = ANY($1::bigint[])
+                ORDER BY task_pk, ord""").execute(Tuple.of((Object) taskKeys)).map(rows -> {
+            Map<Long, List<ArtifactView>> byTask = new HashMap<>();
+            for (Row row : rows) {
+                byTask.computeIfAbsent(row.getLong(0), k -> new ArrayList<>()).add(new ArtifactView(
+                        row.getString(1), row.getString(2), row.getString(3), row.getString(4), row.getString(5),
+                        row.getString(6)));
+            }
+            return byTask;
+        });
+    }
+
+    private static List<TaskView> tasks(RowSet<Row> rows) {
+        List<TaskView> tasks = new ArrayList<>(rows.size());
+        for (Row row : rows) {
+            tasks.add(new TaskView(row.getLong(0), row.getString(1), row.getString(2), row.getString(3),
+                    row.getOffsetDateTime(4).toInstant(), row.getString(5), row.getString(6), null, null));
+        }
+        return tasks;
+    }
+
+    static OffsetDateTime toTimestamp(long micros) {
+        return OffsetDateTime.ofInstant(Instant.EPOCH.plusNanos(Math.multiplyExact(micros, 1000L)), ZoneOffset.UTC);
+    }
+
+    /** The WHERE clause shared by a page and its count: scope first, then the optional filters. */
+    private record Filter(String where, List<Object> params) {
+        static Filter of(Caller caller, ListTasksQuery query) {
+            List<Object> params = new ArrayList<>(List.of(caller.tenant(), caller.subject()));
+            StringBuilder where = new StringBuilder("WHERE tenant = $1 AND owner = $2");
+            if (query.contextId() != null) {
+                params.add(query.contextId());
+                where.append("\n  AND context_id = $").append(params.size());
+            }
+            if (query.status() != null) {
+                params.add(query.status());
+                where.append("\n  AND state = $").append(params.size());
+            }
+            if (query.statusTimestampAfter() != null) {
+                params.add(OffsetDateTime.ofInstant(query.statusTimestampAfter(), ZoneOffset.UTC));
+                where.append("\n  AND status_ts >= $").append(params.size());
+            }
+            return new Filter(where.toString(), params);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.a2atasks.task;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import dev.a2atasks.auth.Caller;
+import dev.a2atasks.error.A2AException;
+import dev.a2atasks.history.HistoryQueries;
+import dev.a2atasks.history.MessageView;
+import dev.a2atasks.paging.PageCursor;
+import dev.a2atasks.paging.PageTokenCodec;
+import dev.a2atasks.paging.WalkBinding;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * ListTasks and GetTask, once, for every binding: validate, scope to the caller, page by keyset,
+ * then fetch history tails and artifacts for the whole page in one statement each.
+ *
+ * <p>A request naming a tenant other than the caller's sees nothing: an empty list, or
+ * TaskNotFound, exactly as if that tenant had no tasks, so tenants cannot be probed.
+ */
+@ApplicationScoped
+public class TaskQueryService {
+
+    private final RequestValidator validator;
+    private final TaskQueries tasks;
+    private final HistoryQueries history;
+    private final PageTokenCodec tokens;
+
+    TaskQueryService(RequestValidator validator, TaskQueries tasks, HistoryQueries history, PageTokenCodec tokens) {
+        this.validator = validator;
+        this.tasks = tasks;
+        this.history = history;
+        this.tokens = tokens;
+    }
+
+    public Uni<TaskPage> listTasks(Caller caller, ListTasksParams params) {
+        ListTasksQuery query = validator.listTasks(params);
+        WalkBinding binding = WalkBinding.of(caller.tenant(), caller.subject(), query.contextId(), query.status(),
+                query.statusTimestampAfter() == null ? null : micros(query.statusTimestampAfter()),
+                query.historyLength(), query.includeArtifacts());
+        PageCursor cursor = query.pageToken() == null ? null : tokens.open(query.pageToken(), binding);
+        if (!inCallersTenant(caller, query.tenant())) {
+            return Uni.createFrom().item(new TaskPage(List.of(), "", query.pageSize(), 0));
+        }
+        int pageSize = query.pageSize();
+        return tasks.page(caller, query, cursor, pageSize + 1).chain(rows -> {
+            boolean more = rows.size() > pageSize;
+            List<TaskView> page = more ? rows.subList(0, pageSize) : rows;
+            Uni<Integer> total;
+            if (cursor != null) {
+                total = Uni.createFrom().item(cursor.totalSize());
+            } else if (!more) {
+                total = Uni.createFrom().item(page.size()); // the whole walk is this page: nothing to count
+            } else {
+                total = tasks.count(caller, query);
+            }
+            return Uni.combine().all().unis(total, withDetails(page, query.historyLength(), query.includeArtifacts()))
+                    .with((totalSize, detailed) -> {
+                        String next = "";
+                        if (more) {
+                            TaskView last = page.get(page.size() - 1);
+                            next = tokens.seal(new PageCursor(micros(last.statusTimestamp()), last.id(), totalSize), binding);
+                        }
+                        return new TaskPage(detailed, next, pageSize, totalSize);
+                    });
+        });
+    }
+
+    public Uni<TaskView> getTask(Caller caller, GetTaskParams params) {
+        GetTaskQuery query = validator.getTask(params);
+        if (!inCallersTenant(caller, query.tenant())) {
+            return Uni.createFrom().failure(new A2AException.TaskNotFound(query.id()));
+        }
+        return tasks.get(caller, query.id())
+                .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(query.id()))
+                .chain(task -> withDetails(List.of(task), query.historyLength(), true))
+                .map(found -> found.get(0));
+    }
+
+    /** History tails and artifacts for a whole page: at most one statement each, never one per task. */
+    private Uni<List<TaskView>> withDetails(List<TaskView> page, int historyLength, boolean includeArtifacts) {
+        if (page.isEmpty() || (historyLength == 0 && !includeArtifacts)) {
+            return Uni.createFrom().item(page);
+        }
+        Long[] keys = page.stream().map(TaskView::pk).toArray(Long[]::new);
+        Uni<Map<Long, List<MessageView>>> tails = historyLength == 0
+                ? Uni.createFrom().item(Map.of())
+                : history.tails(keys, historyLength);
+        Uni<Map<Long, List<ArtifactView>>> artifacts = includeArtifacts
+                ? tasks.artifacts(keys)
+                : Uni.createFrom().item(Map.of());
+        return Uni.combine().all().unis(tails, artifacts).with((h, a) -> page.stream()
+                .map(t -> t.with(historyLength == 0 ? null : h.getOrDefault(t.pk(), List.of()),
+                        includeArtifacts ? a.getOrDefault(t.pk(), List.of()) : null))
+                .toList());
+    }
+
+    private static boolean inCallersTenant(Caller caller, String requestedTenant) {
+        return requestedTenant.isEmpty() || requestedTenant.equals(caller.tenant());
+    }
+
+    static long micros(Instant instant) {
+        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
+    }
+}

@@ -1,0 +1,112 @@
+package dev.a2atasks.support;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+
+import io.agroal.api.AgroalDataSource;
+
+/**
+ * Direct SQL for tests: fast set-up of rows, and PostgreSQL's own statement statistics
+ * (pg_stat_statements), which count what the service really sent to the database.
+ */
+public final class Db {
+
+    private final AgroalDataSource dataSource;
+
+    public Db(AgroalDataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    public void execute(String sql) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    public long queryLong(String sql) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    public String queryText(String sql) {
+        StringBuilder text = new StringBuilder();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                text.append(rs.getString(1)).append('\n');
+            }
+            return text.toString();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** Removes every task of a tenant (messages and artifacts follow by cascade). */
+    public void clearTenant(String tenant) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement("DELETE FROM tasks WHERE tenant = ?")) {
+            s.setString(1, tenant);
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Inserts one task and returns its row key. */
+    public long insertTask(String tenant, String owner, String id, String contextId, String state, Instant statusTs) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(
+                "INSERT INTO tasks (tenant, owner, id, context_id, state, status_ts) VALUES (?, ?, ?, ?, ?, ?) RETURNING pk")) {
+            s.setString(1, tenant);
+            s.setString(2, owner);
+            s.setString(3, id);
+            s.setString(4, contextId);
+            s.setString(5, state);
+            s.setTimestamp(6, Timestamp.from(statusTs));
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Gives a task {@code count} text messages "m0".."m{count-1}", alternating user and agent. */
+    public void insertMessages(long taskPk, int count) {
+        execute("INSERT INTO messages (task_pk, seq, message_id, role, parts) "
+                + "SELECT " + taskPk + ", g, 'm' || g, CASE WHEN g % 2 = 0 THEN 'ROLE_USER' ELSE 'ROLE_AGENT' END, "
+                + "jsonb_build_array(jsonb_build_object('text', 'message ' || g)) FROM generate_series(0, " + (count - 1) + ") AS g");
+        execute("UPDATE tasks SET next_seq = " + count + " WHERE pk = " + taskPk);
+    }
+
+    public void insertArtifact(long taskPk, String artifactId, int ord) {
+        execute("INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts) VALUES (" + taskPk + ", '" + artifactId + "', "
+                + ord + ", 'artifact " + artifactId + "', '[{\"text\": \"content of " + artifactId + "\"}]')");
+    }
+
+    public void resetStatementStatistics() {
+        execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+        execute("SELECT pg_stat_statements_reset()");
+    }
+
+    /** How many times statements whose text matches the SQL LIKE pattern ran since the last reset. */
+    public long statementCalls(String likePattern) {
+        return queryLong("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE '"
+                + likePattern.replace("'", "''") + "'");
+    }
+
+    /** Statements the read path sends: task pages and lookups, counts, history tails, artifacts. */
+    public long readPathStatements() {
+        return statementCalls("SELECT pk, id, context_id%FROM tasks%") + statementCalls("SELECT count(*)%FROM tasks%")
+                + statementCalls("%FROM unnest(%messages%") + statementCalls("%FROM artifacts%");
+    }
+}
