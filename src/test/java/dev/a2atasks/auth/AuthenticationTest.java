@@ -59,7 +59,7 @@ class AuthenticationTest {
     @ParameterizedTest(name = "HTTP refuses {0}")
     @MethodSource("refusedTokens")
     void httpRefuses(String name, String token, String message) {
-        var request = given().urlEncodingEnabled(false).contentType("application/json").body("{}");
+        var request = given().urlEncodingEnabled(false).header("A2A-Version", "1.0").contentType("application/json").body("{}");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
@@ -83,7 +83,7 @@ class AuthenticationTest {
 
     @Test
     void httpWithValidTokenReachesTheServiceAndGetsUnsupportedOperation() {
-        given().urlEncodingEnabled(false).header("Authorization", "Bearer " + Tokens.valid("alice"))
+        given().urlEncodingEnabled(false).header("A2A-Version", "1.0").header("Authorization", "Bearer " + Tokens.valid("alice"))
                 .contentType("application/json").body("{}")
                 .when().post("/tasks/t-1:cancel")
                 .then().statusCode(400)
@@ -97,7 +97,7 @@ class AuthenticationTest {
 
     @Test
     void httpTenantPrefixedRouteIsServedToo() {
-        given().urlEncodingEnabled(false).header("Authorization", "Bearer " + Tokens.valid("alice"))
+        given().urlEncodingEnabled(false).header("A2A-Version", "1.0").header("Authorization", "Bearer " + Tokens.valid("alice"))
                 .contentType("application/json").body("{}")
                 .when().post("/acme/message:send")
                 .then().statusCode(400)

@@ -77,7 +77,7 @@ class HistoryTest extends BindingTest {
         db.insertMessages(pk, 3);
         String bearer = "Bearer " + Tokens.valid(tenant, "alice");
 
-        given().header("Authorization", bearer).get("/tasks").then().statusCode(200)
+        given().header("A2A-Version", "1.0").header("Authorization", bearer).get("/tasks").then().statusCode(200)
                 .contentType("application/a2a+json")
                 .body("tasks[0]", not(hasKey("artifacts")))
                 .body("tasks[0]", not(hasKey("history")))
@@ -87,15 +87,15 @@ class HistoryTest extends BindingTest {
                 .body("totalSize", org.hamcrest.Matchers.equalTo(1))
                 .body("tasks[0].status.state", org.hamcrest.Matchers.equalTo("TASK_STATE_WORKING"))
                 .body("tasks[0].status.timestamp", org.hamcrest.Matchers.equalTo("2026-06-01T00:00:00.000Z"));
-        given().header("Authorization", bearer).queryParam("includeArtifacts", "true").get("/tasks").then().statusCode(200)
+        given().header("A2A-Version", "1.0").header("Authorization", bearer).queryParam("includeArtifacts", "true").get("/tasks").then().statusCode(200)
                 .body("tasks[0].artifacts", org.hamcrest.Matchers.empty());
-        given().header("Authorization", bearer).queryParam("historyLength", "1").get("/tasks").then().statusCode(200)
+        given().header("A2A-Version", "1.0").header("Authorization", bearer).queryParam("historyLength", "1").get("/tasks").then().statusCode(200)
                 .body("tasks[0].history.messageId", org.hamcrest.Matchers.contains("m2"));
-        given().header("Authorization", bearer).accept("application/json").get("/tasks/t1").then().statusCode(200)
+        given().header("A2A-Version", "1.0").header("Authorization", bearer).accept("application/json").get("/tasks/t1").then().statusCode(200)
                 .contentType("application/json")
                 .body("$", hasKey("history")) // GetTask's default is 20 messages
                 .body("artifacts", org.hamcrest.Matchers.empty());
-        given().header("Authorization", bearer).queryParam("historyLength", "0").get("/tasks/t1").then().statusCode(200)
+        given().header("A2A-Version", "1.0").header("Authorization", bearer).queryParam("historyLength", "0").get("/tasks/t1").then().statusCode(200)
                 .body("$", not(hasKey("history")));
     }
 

@@ -30,12 +30,14 @@ public abstract class BindingTest {
     protected Db db;
     private GrpcTaskApi grpc;
     private RestTaskApi rest;
+    private JsonRpcTaskApi jsonRpc;
 
     @BeforeAll
     void openClients() {
         db = new Db(dataSource);
         grpc = new GrpcTaskApi(root);
         rest = new RestTaskApi();
+        jsonRpc = new JsonRpcTaskApi();
     }
 
     @AfterAll
@@ -45,13 +47,14 @@ public abstract class BindingTest {
 
     /** Binding names for parameterized tests; {@link #api(String)} turns one into a client. */
     public static Stream<String> bindings() {
-        return Stream.of("HTTP+JSON", "GRPC");
+        return Stream.of("HTTP+JSON", "GRPC", "JSONRPC");
     }
 
     protected TaskApi api(String binding) {
         return switch (binding) {
             case "HTTP+JSON" -> rest;
             case "GRPC" -> grpc;
+            case "JSONRPC" -> jsonRpc;
             default -> throw new IllegalArgumentException(binding);
         };
     }

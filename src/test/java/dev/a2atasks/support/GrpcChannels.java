@@ -19,6 +19,7 @@ import io.grpc.stub.MetadataUtils;
 public final class GrpcChannels implements AutoCloseable {
 
     private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    private static final Metadata.Key<String> A2A_VERSION = Metadata.Key.of("a2a-version", Metadata.ASCII_STRING_MARSHALLER);
     private final ManagedChannel channel;
 
     public GrpcChannels(URL httpRoot) {
@@ -26,13 +27,20 @@ public final class GrpcChannels implements AutoCloseable {
     }
 
     public A2AServiceGrpc.A2AServiceBlockingStub stub(String bearerToken) {
-        var stub = A2AServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-        if (bearerToken == null) {
-            return stub;
-        }
+        return stub(bearerToken, "1.0");
+    }
+
+    /** A stub sending the bearer token and A2A version (each left out when null). */
+    public A2AServiceGrpc.A2AServiceBlockingStub stub(String bearerToken, String a2aVersion) {
         Metadata headers = new Metadata();
-        headers.put(AUTHORIZATION, "Bearer " + bearerToken);
-        return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+        if (bearerToken != null) {
+            headers.put(AUTHORIZATION, "Bearer " + bearerToken);
+        }
+        if (a2aVersion != null) {
+            headers.put(A2A_VERSION, a2aVersion);
+        }
+        return A2AServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
     }
 
     public static ErrorInfo errorInfo(StatusRuntimeException e) {

@@ -44,7 +44,7 @@ public class RestTaskApi implements TaskApi {
     }
 
     private static RequestSpecification request(String bearer) {
-        RequestSpecification request = given().accept("application/a2a+json");
+        RequestSpecification request = given().accept("application/a2a+json").header("A2A-Version", "1.0");
         return bearer == null ? request : request.header("Authorization", "Bearer " + bearer);
     }
 

@@ -107,7 +107,7 @@ class BadInputTest extends BindingTest {
 
     @Test
     void unknownQueryParametersAreIgnored() {
-        given().header("Authorization", "Bearer " + Tokens.valid(TENANT, "alice"))
+        given().header("A2A-Version", "1.0").header("Authorization", "Bearer " + Tokens.valid(TENANT, "alice"))
                 .queryParam("colour", "blue").queryParam("page_size", "oops")
                 .get("/tasks").then().statusCode(200).body("tasks[0].id", equalTo("t1"));
     }
@@ -116,9 +116,9 @@ class BadInputTest extends BindingTest {
     void notFoundBodiesDifferOnlyInTheId() {
         String bearer = "Bearer " + Tokens.valid(TENANT, "alice");
         db.insertTask(TENANT, "bob", "bobs-task", "", "TASK_STATE_WORKING", Instant.parse("2026-01-01T00:00:00Z"));
-        String othersTask = given().header("Authorization", bearer).get("/tasks/bobs-task")
+        String othersTask = given().header("A2A-Version", "1.0").header("Authorization", bearer).get("/tasks/bobs-task")
                 .then().statusCode(404).extract().asString();
-        String missing = given().header("Authorization", bearer).get("/tasks/nothing-here")
+        String missing = given().header("A2A-Version", "1.0").header("Authorization", bearer).get("/tasks/nothing-here")
                 .then().statusCode(404).extract().asString();
         assertEquals(othersTask.replace("bobs-task", "ID"), missing.replace("nothing-here", "ID"));
         assertEquals("{\"error\":{\"code\":404,\"status\":\"NOT_FOUND\",\"message\":\"Task not found: ID\",\"details\":[{"

@@ -21,7 +21,8 @@ import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import com.google.protobuf.Empty;
 
 import dev.a2atasks.auth.Caller;
-import dev.a2atasks.auth.CallerResolver;
+import dev.a2atasks.protocol.A2AMethod;
+import dev.a2atasks.protocol.Admission;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.task.TaskQueryService;
 import io.quarkus.grpc.GrpcService;
@@ -32,11 +33,11 @@ import io.smallrye.mutiny.Uni;
 @GrpcService
 public class A2AGrpcService implements dev.a2atasks.proto.v1.A2AService {
 
-    private final CallerResolver callers;
+    private final Admission admission;
     private final TaskQueryService service;
 
-    A2AGrpcService(CallerResolver callers, TaskQueryService service) {
-        this.callers = callers;
+    A2AGrpcService(Admission admission, TaskQueryService service) {
+        this.admission = admission;
         this.service = service;
     }
 
@@ -52,56 +53,57 @@ public class A2AGrpcService implements dev.a2atasks.proto.v1.A2AService {
 
     @Override
     public Uni<SendMessageResponse> sendMessage(SendMessageRequest request) {
-        return unsupported("SendMessage");
+        return unsupported(A2AMethod.SEND_MESSAGE);
     }
 
     @Override
     public Multi<StreamResponse> sendStreamingMessage(SendMessageRequest request) {
-        return this.<StreamResponse>unsupported("SendStreamingMessage").toMulti();
+        return this.<StreamResponse>unsupported(A2AMethod.SEND_STREAMING_MESSAGE).toMulti();
     }
 
     @Override
     public Uni<Task> cancelTask(CancelTaskRequest request) {
-        return unsupported("CancelTask");
+        return unsupported(A2AMethod.CANCEL_TASK);
     }
 
     @Override
     public Multi<StreamResponse> subscribeToTask(SubscribeToTaskRequest request) {
-        return this.<StreamResponse>unsupported("SubscribeToTask").toMulti();
+        return this.<StreamResponse>unsupported(A2AMethod.SUBSCRIBE_TO_TASK).toMulti();
     }
 
     @Override
     public Uni<TaskPushNotificationConfig> createTaskPushNotificationConfig(TaskPushNotificationConfig request) {
-        return unsupported("CreateTaskPushNotificationConfig");
+        return unsupported(A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG);
     }
 
     @Override
     public Uni<TaskPushNotificationConfig> getTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest request) {
-        return unsupported("GetTaskPushNotificationConfig");
+        return unsupported(A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG);
     }
 
     @Override
     public Uni<ListTaskPushNotificationConfigsResponse> listTaskPushNotificationConfigs(
             ListTaskPushNotificationConfigsRequest request) {
-        return unsupported("ListTaskPushNotificationConfigs");
+        return unsupported(A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS);
     }
 
     @Override
     public Uni<AgentCard> getExtendedAgentCard(GetExtendedAgentCardRequest request) {
-        return unsupported("GetExtendedAgentCard");
+        return unsupported(A2AMethod.GET_EXTENDED_AGENT_CARD);
     }
 
     @Override
     public Uni<Empty> deleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest request) {
-        return unsupported("DeleteTaskPushNotificationConfig");
+        return unsupported(A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG);
     }
 
-    /** Authenticates, then runs the call; every failure leaves as a gRPC status with details. */
+    /** Admits the call (version, credentials), then runs it; every failure leaves as a gRPC status with details. */
     private <T> Uni<T> call(Function<Caller, Uni<T>> body) {
-        return callers.current().chain(caller -> body.apply(caller)).onFailure().transform(GrpcErrors::toStatus);
+        String version = VersionMetadata.REQUESTED.get();
+        return admission.admit(version).chain(caller -> body.apply(caller)).onFailure().transform(GrpcErrors::toStatus);
     }
 
-    private <T> Uni<T> unsupported(String method) {
-        return call(caller -> Uni.createFrom().failure(new A2AException.UnsupportedOperation(method)));
+    private <T> Uni<T> unsupported(A2AMethod method) {
+        return call(caller -> Uni.createFrom().failure(new A2AException.UnsupportedOperation(method.wireName())));
     }
 }

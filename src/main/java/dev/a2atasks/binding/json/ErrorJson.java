@@ -1,50 +1,52 @@
 package dev.a2atasks.binding.json;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import com.google.rpc.BadRequest;
+import com.google.rpc.ErrorInfo;
 
 import dev.a2atasks.error.A2AException;
-import dev.a2atasks.error.ErrorKind;
-import dev.a2atasks.error.FieldViolation;
+import dev.a2atasks.error.ErrorDetails;
 
 /**
  * The ProtoJSON form of an error's {@code google.rpc} details, shared by the two JSON bindings:
- * the HTTP+JSON error body carries it as {@code error.details}, JSON-RPC as {@code error.data}.
+ * the HTTP+JSON error body carries them as {@code error.details}, JSON-RPC as {@code error.data}.
  */
 public final class ErrorJson {
 
-    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace()
+            .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder()
+                    .add(ErrorInfo.getDescriptor()).add(BadRequest.getDescriptor()).build());
 
     private ErrorJson() {
     }
 
     public static ArrayNode details(A2AException error) {
-        ArrayNode details = NODES.arrayNode();
-        if (error.kind().reason() != null) {
-            ObjectNode info = details.addObject()
-                    .put("@type", "type.googleapis.com/google.rpc.ErrorInfo")
-                    .put("reason", error.kind().reason())
-                    .put("domain", ErrorKind.DOMAIN);
-            if (!error.metadata().isEmpty()) {
-                ObjectNode metadata = info.putObject("metadata");
-                error.metadata().forEach(metadata::put);
+        ArrayNode details = JsonNodeFactory.instance.arrayNode();
+        try {
+            for (Any detail : ErrorDetails.of(error)) {
+                details.add(MAPPER.readTree(PRINTER.print(detail)));
             }
-        }
-        if (!error.violations().isEmpty()) {
-            ArrayNode violations = details.addObject()
-                    .put("@type", "type.googleapis.com/google.rpc.BadRequest")
-                    .putArray("fieldViolations");
-            for (FieldViolation v : error.violations()) {
-                violations.addObject().put("field", v.field()).put("description", v.description());
-            }
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return details;
     }
 
     /** {@code {"error":{"code","status","message","details"}}}, the HTTP+JSON error body (spec §11.6). */
     public static ObjectNode httpBody(A2AException error) {
-        ObjectNode body = NODES.objectNode();
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
         body.putObject("error")
                 .put("code", error.kind().httpStatus())
                 .put("status", error.kind().grpcStatus())

@@ -1,12 +1,11 @@
 package dev.a2atasks.binding.rest;
 
-import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import dev.a2atasks.auth.CallerResolver;
 import dev.a2atasks.binding.json.ErrorJson;
 import dev.a2atasks.binding.json.MediaTypes;
 import dev.a2atasks.error.A2AException;
+import dev.a2atasks.protocol.Failures;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.UnauthorizedException;
 import jakarta.ws.rs.WebApplicationException;
@@ -16,16 +15,9 @@ import jakarta.ws.rs.core.Response;
 /** The HTTP+JSON binding's only error mapping: every failure becomes the spec's error body. */
 public class RestErrors {
 
-    private static final Logger LOG = Logger.getLogger(RestErrors.class);
-
-    @ServerExceptionMapper
-    public Response a2a(A2AException error) {
-        return toResponse(error);
-    }
-
-    @ServerExceptionMapper({ AuthenticationFailedException.class, UnauthorizedException.class })
-    public Response authentication(RuntimeException failure) {
-        return toResponse(CallerResolver.refusal(failure));
+    @ServerExceptionMapper({ A2AException.class, AuthenticationFailedException.class, UnauthorizedException.class })
+    public Response a2a(RuntimeException failure) {
+        return toResponse(Failures.classify(failure, "HTTP+JSON"));
     }
 
     @ServerExceptionMapper
@@ -36,8 +28,7 @@ public class RestErrors {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable failure) {
-        LOG.error("Unexpected failure in an HTTP request", failure);
-        return toResponse(new A2AException.Internal());
+        return toResponse(Failures.classify(failure, "HTTP+JSON"));
     }
 
     static Response toResponse(A2AException error) {

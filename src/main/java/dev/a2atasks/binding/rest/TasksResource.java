@@ -3,7 +3,9 @@ package dev.a2atasks.binding.rest;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
-import dev.a2atasks.auth.CallerResolver;
+import dev.a2atasks.binding.json.HttpServiceParameters;
+import dev.a2atasks.protocol.Admission;
+import io.vertx.core.http.HttpServerRequest;
 import dev.a2atasks.binding.json.MediaTypes;
 import dev.a2atasks.binding.json.TaskJson;
 import dev.a2atasks.task.GetTaskParams;
@@ -23,51 +25,51 @@ import jakarta.ws.rs.core.MediaType;
 @Produces({ MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
 public class TasksResource {
 
-    private final CallerResolver callers;
+    private final Admission admission;
     private final TaskQueryService service;
 
-    TasksResource(CallerResolver callers, TaskQueryService service) {
-        this.callers = callers;
+    TasksResource(Admission admission, TaskQueryService service) {
+        this.admission = admission;
         this.service = service;
     }
 
     @GET
     @Path("tasks")
-    public Uni<byte[]> listTasks(@RestQuery String contextId, @RestQuery String status, @RestQuery String pageSize,
+    public Uni<byte[]> listTasks(HttpServerRequest request, @RestQuery String contextId, @RestQuery String status, @RestQuery String pageSize,
             @RestQuery String pageToken, @RestQuery String historyLength, @RestQuery String statusTimestampAfter,
             @RestQuery String includeArtifacts) {
-        return list(null, contextId, status, pageSize, pageToken, historyLength, statusTimestampAfter, includeArtifacts);
+        return list(request, null, contextId, status, pageSize, pageToken, historyLength, statusTimestampAfter, includeArtifacts);
     }
 
     @GET
     @Path("{tenant}/tasks")
-    public Uni<byte[]> listTenantTasks(@RestPath String tenant, @RestQuery String contextId, @RestQuery String status,
+    public Uni<byte[]> listTenantTasks(HttpServerRequest request, @RestPath String tenant, @RestQuery String contextId, @RestQuery String status,
             @RestQuery String pageSize, @RestQuery String pageToken, @RestQuery String historyLength,
             @RestQuery String statusTimestampAfter, @RestQuery String includeArtifacts) {
-        return list(tenant, contextId, status, pageSize, pageToken, historyLength, statusTimestampAfter, includeArtifacts);
+        return list(request, tenant, contextId, status, pageSize, pageToken, historyLength, statusTimestampAfter, includeArtifacts);
     }
 
     @GET
     @Path("tasks/{id}")
-    public Uni<byte[]> getTask(@RestPath String id, @RestQuery String historyLength) {
-        return get(null, id, historyLength);
+    public Uni<byte[]> getTask(HttpServerRequest request, @RestPath String id, @RestQuery String historyLength) {
+        return get(request, null, id, historyLength);
     }
 
     @GET
     @Path("{tenant}/tasks/{id}")
-    public Uni<byte[]> getTenantTask(@RestPath String tenant, @RestPath String id, @RestQuery String historyLength) {
-        return get(tenant, id, historyLength);
+    public Uni<byte[]> getTenantTask(HttpServerRequest request, @RestPath String tenant, @RestPath String id, @RestQuery String historyLength) {
+        return get(request, tenant, id, historyLength);
     }
 
-    private Uni<byte[]> list(String tenant, String contextId, String status, String pageSize, String pageToken,
+    private Uni<byte[]> list(HttpServerRequest request, String tenant, String contextId, String status, String pageSize, String pageToken,
             String historyLength, String statusTimestampAfter, String includeArtifacts) {
         ListTasksParams params = new ListTasksParams(tenant, contextId, status, pageSize, pageToken, historyLength,
                 statusTimestampAfter, includeArtifacts);
-        return callers.current().chain(caller -> service.listTasks(caller, params)).map(TaskJson::page);
+        return admission.admit(HttpServiceParameters.version(request)).chain(caller -> service.listTasks(caller, params)).map(TaskJson::page);
     }
 
-    private Uni<byte[]> get(String tenant, String id, String historyLength) {
+    private Uni<byte[]> get(HttpServerRequest request, String tenant, String id, String historyLength) {
         GetTaskParams params = new GetTaskParams(tenant, id, historyLength);
-        return callers.current().chain(caller -> service.getTask(caller, params)).map(TaskJson::task);
+        return admission.admit(HttpServiceParameters.version(request)).chain(caller -> service.getTask(caller, params)).map(TaskJson::task);
     }
 }

@@ -1,6 +1,9 @@
 package dev.a2atasks.binding.rest;
 
-import dev.a2atasks.auth.CallerResolver;
+import dev.a2atasks.binding.json.HttpServiceParameters;
+import dev.a2atasks.protocol.A2AMethod;
+import dev.a2atasks.protocol.Admission;
+import io.vertx.core.http.HttpServerRequest;
 import dev.a2atasks.binding.json.MediaTypes;
 import dev.a2atasks.error.A2AException;
 import io.smallrye.mutiny.Uni;
@@ -20,67 +23,68 @@ import jakarta.ws.rs.core.Response;
 @Produces(MediaTypes.A2A_JSON)
 public class UnsupportedOperationsResource {
 
-    private final CallerResolver callers;
+    private final Admission admission;
 
-    UnsupportedOperationsResource(CallerResolver callers) {
-        this.callers = callers;
+    UnsupportedOperationsResource(Admission admission) {
+        this.admission = admission;
     }
 
     @POST
     @Path("{tenant:([^/]+/)?}message:send")
-    public Uni<Response> sendMessage() {
-        return unsupported("SendMessage");
+    public Uni<Response> sendMessage(HttpServerRequest request) {
+        return unsupported(request, A2AMethod.SEND_MESSAGE);
     }
 
     @POST
     @Path("{tenant:([^/]+/)?}message:stream")
-    public Uni<Response> sendStreamingMessage() {
-        return unsupported("SendStreamingMessage");
+    public Uni<Response> sendStreamingMessage(HttpServerRequest request) {
+        return unsupported(request, A2AMethod.SEND_STREAMING_MESSAGE);
     }
 
     @POST
     @Path("{tenant:([^/]+/)?}tasks/{id}:cancel")
-    public Uni<Response> cancelTask() {
-        return unsupported("CancelTask");
+    public Uni<Response> cancelTask(HttpServerRequest request) {
+        return unsupported(request, A2AMethod.CANCEL_TASK);
     }
 
     @GET
     @Path("{tenant:([^/]+/)?}tasks/{id}:subscribe")
-    public Uni<Response> subscribeToTask() {
-        return unsupported("SubscribeToTask");
+    public Uni<Response> subscribeToTask(HttpServerRequest request) {
+        return unsupported(request, A2AMethod.SUBSCRIBE_TO_TASK);
     }
 
     @POST
     @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs")
-    public Uni<Response> createTaskPushNotificationConfig() {
-        return unsupported("CreateTaskPushNotificationConfig");
+    public Uni<Response> createTaskPushNotificationConfig(HttpServerRequest request) {
+        return unsupported(request, A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG);
     }
 
     @GET
     @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs/{id}")
-    public Uni<Response> getTaskPushNotificationConfig() {
-        return unsupported("GetTaskPushNotificationConfig");
+    public Uni<Response> getTaskPushNotificationConfig(HttpServerRequest request) {
+        return unsupported(request, A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG);
     }
 
     @GET
     @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs")
-    public Uni<Response> listTaskPushNotificationConfigs() {
-        return unsupported("ListTaskPushNotificationConfigs");
+    public Uni<Response> listTaskPushNotificationConfigs(HttpServerRequest request) {
+        return unsupported(request, A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS);
     }
 
     @DELETE
     @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs/{id}")
-    public Uni<Response> deleteTaskPushNotificationConfig() {
-        return unsupported("DeleteTaskPushNotificationConfig");
+    public Uni<Response> deleteTaskPushNotificationConfig(HttpServerRequest request) {
+        return unsupported(request, A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG);
     }
 
     @GET
     @Path("{tenant:([^/]+/)?}extendedAgentCard")
-    public Uni<Response> getExtendedAgentCard() {
-        return unsupported("GetExtendedAgentCard");
+    public Uni<Response> getExtendedAgentCard(HttpServerRequest request) {
+        return unsupported(request, A2AMethod.GET_EXTENDED_AGENT_CARD);
     }
 
-    private Uni<Response> unsupported(String method) {
-        return callers.current().chain(caller -> Uni.createFrom().failure(new A2AException.UnsupportedOperation(method)));
+    private Uni<Response> unsupported(HttpServerRequest request, A2AMethod method) {
+        return admission.admit(HttpServiceParameters.version(request))
+                .chain(caller -> Uni.createFrom().failure(new A2AException.UnsupportedOperation(method.wireName())));
     }
 }

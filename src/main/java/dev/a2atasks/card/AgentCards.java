@@ -1,0 +1,110 @@
+package dev.a2atasks.card;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+
+import dev.a2atasks.protocol.ProtocolVersion;
+import dev.a2atasks.proto.v1.AgentCapabilities;
+import dev.a2atasks.proto.v1.AgentCard;
+import dev.a2atasks.proto.v1.AgentInterface;
+import dev.a2atasks.proto.v1.AgentProvider;
+import dev.a2atasks.proto.v1.AgentSkill;
+import dev.a2atasks.proto.v1.HTTPAuthSecurityScheme;
+import dev.a2atasks.proto.v1.SecurityRequirement;
+import dev.a2atasks.proto.v1.SecurityScheme;
+import dev.a2atasks.proto.v1.StringList;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** Builds this service's Agent Card (spec §8) once, from configuration, with its ETag. */
+@ApplicationScoped
+public class AgentCards {
+
+    static final String SECURITY_SCHEME = "bearer";
+
+    private final AgentCard card;
+    private final byte[] json;
+    private final String etag;
+
+    AgentCards(AgentCardConfig config) {
+        this.card = build(config);
+        try {
+            this.json = JsonFormat.printer().print(card).getBytes(StandardCharsets.UTF_8);
+            this.etag = '"' + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json), 0, 16) + '"';
+        } catch (InvalidProtocolBufferException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public AgentCard card() {
+        return card;
+    }
+
+    /** The card as ProtoJSON. */
+    byte[] json() {
+        return json.clone();
+    }
+
+    String etag() {
+        return etag;
+    }
+
+    static AgentCard build(AgentCardConfig config) {
+        String base = config.publicUrl().replaceAll("/+$", "");
+        AgentCard.Builder card = AgentCard.newBuilder()
+                .setName(config.name())
+                .setDescription(config.description())
+                .setVersion(config.version())
+                .setProvider(AgentProvider.newBuilder()
+                        .setOrganization(config.provider().organization())
+                        .setUrl(config.provider().url()))
+                // In order of preference: JSON-RPC is what most A2A clients speak.
+                .addSupportedInterfaces(endpoint(base + "/", "JSONRPC"))
+                .addSupportedInterfaces(endpoint(base, "HTTP+JSON"))
+                .addSupportedInterfaces(endpoint(config.grpcAddress().orElseGet(() -> hostPort(base)), "GRPC"))
+                .setCapabilities(AgentCapabilities.newBuilder()
+                        .setStreaming(false)
+                        .setPushNotifications(false)
+                        .setExtendedAgentCard(false))
+                .putSecuritySchemes(SECURITY_SCHEME, SecurityScheme.newBuilder()
+                        .setHttpAuthSecurityScheme(HTTPAuthSecurityScheme.newBuilder()
+                                .setScheme("Bearer")
+                                .setBearerFormat("JWT")
+                                .setDescription("A JWT from the deployment's identity provider; 'sub' is the caller."))
+                        .build())
+                .addSecurityRequirements(SecurityRequirement.newBuilder()
+                        .putSchemes(SECURITY_SCHEME, StringList.getDefaultInstance()))
+                .addDefaultInputModes("application/json")
+                .addDefaultOutputModes("application/json")
+                .addSkills(AgentSkill.newBuilder()
+                        .setId("task-store")
+                        .setName("Task store")
+                        .setDescription("Lists the caller's tasks newest-first with signed keyset page tokens (ListTasks),"
+                                + " and reads one task with a bounded history tail (GetTask).")
+                        .addTags("tasks").addTags("listing").addTags("history")
+                        .addExamples("ListTasks {\"status\": \"TASK_STATE_WORKING\", \"pageSize\": 100, \"historyLength\": 0}")
+                        .addExamples("GetTask {\"id\": \"<task id>\", \"historyLength\": 5}"));
+        config.documentationUrl().ifPresent(card::setDocumentationUrl);
+        return card.build();
+    }
+
+    private static AgentInterface endpoint(String url, String binding) {
+        return AgentInterface.newBuilder()
+                .setUrl(url)
+                .setProtocolBinding(binding)
+                .setProtocolVersion(ProtocolVersion.SUPPORTED)
+                .build();
+    }
+
+    /** gRPC targets are a bare host:port (spec §4.4.6), taken from the public URL. */
+    static String hostPort(String url) {
+        URI uri = URI.create(url);
+        int port = uri.getPort() != -1 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
+        return uri.getHost() + ":" + port;
+    }
+}
