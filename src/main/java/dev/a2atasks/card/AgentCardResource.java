@@ -3,7 +3,6 @@ package dev.a2atasks.card;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.core.CacheControl;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -13,23 +12,21 @@ import jakarta.ws.rs.core.Response;
 public class AgentCardResource {
 
     private final AgentCards cards;
-    private final CacheControl cacheControl;
+    private final String cacheControl;
 
     AgentCardResource(AgentCards cards, AgentCardConfig config) {
         this.cards = cards;
-        this.cacheControl = new CacheControl();
-        this.cacheControl.setMaxAge(config.maxAgeSeconds());
-        this.cacheControl.setPrivate(false);
+        this.cacheControl = "public, max-age=" + config.maxAgeSeconds();
     }
 
     @GET
     public Response card(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) {
         if (ifNoneMatch != null && matches(ifNoneMatch, cards.etag())) {
-            return Response.notModified().header(HttpHeaders.ETAG, cards.etag()).cacheControl(cacheControl).build();
+            return Response.notModified().header(HttpHeaders.ETAG, cards.etag()).header(HttpHeaders.CACHE_CONTROL, cacheControl).build();
         }
         return Response.ok(cards.json(), MediaType.APPLICATION_JSON)
                 .header(HttpHeaders.ETAG, cards.etag())
-                .cacheControl(cacheControl)
+                .header(HttpHeaders.CACHE_CONTROL, cacheControl)
                 .build();
     }
 

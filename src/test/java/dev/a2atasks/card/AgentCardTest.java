@@ -1,0 +1,46 @@
+package dev.a2atasks.card;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+import com.google.protobuf.util.JsonFormat;
+
+import dev.a2atasks.proto.v1.AgentCard;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The Agent Card is public, lists every binding, and is cacheable by ETag. */
+@QuarkusTest
+class AgentCardTest {
+
+    @Test
+    void cardListsEveryBindingAndTheBearerScheme() throws Exception {
+        String body = given().get("/.well-known/agent-card.json").then().statusCode(200)
+                .contentType("application/json")
+                .header("Cache-Control", equalTo("public, max-age=300"))
+                .body("supportedInterfaces.protocolBinding", contains("JSONRPC", "HTTP+JSON", "GRPC"))
+                .body("supportedInterfaces.url", contains("http://localhost:8080/", "http://localhost:8080", "localhost:8080"))
+                .body("supportedInterfaces.protocolVersion", contains("1.0", "1.0", "1.0"))
+                .body("capabilities.streaming", equalTo(false))
+                .body("securitySchemes.bearer.httpAuthSecurityScheme.scheme", equalTo("Bearer"))
+                .body("securitySchemes.bearer.httpAuthSecurityScheme.bearerFormat", equalTo("JWT"))
+                .body("securityRequirements[0].schemes", hasKey("bearer"))
+                .body("skills[0].id", equalTo("task-store"))
+                .extract().asString();
+        AgentCard.Builder card = AgentCard.newBuilder();
+        JsonFormat.parser().merge(body, card); // strict ProtoJSON of lf.a2a.v1.AgentCard
+        assertEquals("a2a-tasks", card.getName());
+    }
+
+    @Test
+    void etagRevalidation() {
+        String etag = given().get("/.well-known/agent-card.json").then().statusCode(200).extract().header("ETag");
+        given().header("If-None-Match", etag).get("/.well-known/agent-card.json").then().statusCode(304)
+                .header("ETag", etag).body(equalTo(""));
+        given().header("If-None-Match", "\"something-else\"").get("/.well-known/agent-card.json").then().statusCode(200);
+    }
+}
