@@ -43,6 +43,10 @@ public final class GrpcChannels implements AutoCloseable {
                 .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
     }
 
+    public ManagedChannel channel() {
+        return channel;
+    }
+
     public static ErrorInfo errorInfo(StatusRuntimeException e) {
         return detail(e, ErrorInfo.class);
     }
