@@ -3,6 +3,10 @@ package dev.a2atasks.task;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.a2atasks.proto.v1.Artifact;
 import dev.a2atasks.proto.v1.Message;
@@ -29,6 +33,69 @@ public class TaskStore {
     /** Stores a new task with its history and artifacts in one transaction; returns its row key. */
     @WithTransaction
     public Uni<Long> create(Caller owner, Task task) {
+        return insert(owner, task);
+    }
+
+    /**
+     * Makes the stored task match a copy of it from elsewhere (a mirrored agent): status, context
+     * and metadata are replaced; messages not stored yet (by message id) are appended in the
+     * copy's order; artifacts are replaced by id, new ones appended.
+     */
+    @WithTransaction
+    public Uni<Void> upsert(Caller owner, Task task) {
+        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", owner.tenant(), owner.subject(), task.getId())
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .firstResult()
+                .chain(existing -> existing == null ? insert(owner, task).replaceWithVoid() : update(existing, task));
+    }
+
+    private Uni<Void> update(TaskEntity row, Task task) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        row.contextId = task.getContextId();
+        row.state = task.getStatus().getState().name();
+        row.statusTimestamp = task.getStatus().hasTimestamp() ? toOffsetDateTime(task.getStatus().getTimestamp()) : now;
+        row.statusMessageJson = task.getStatus().hasMessage() ? ProtoJsonColumns.print(task.getStatus().getMessage()) : null;
+        row.metadataJson = ProtoJsonColumns.printStruct(task.getMetadata());
+        row.updatedAt = now;
+        List<String> messageIds = task.getHistoryList().stream().map(Message::getMessageId).toList();
+        Uni<List<MessageEntity>> known = messageIds.isEmpty() ? Uni.createFrom().item(List.of())
+                : MessageEntity.list("taskPk = ?1 and messageId in ?2", row.pk, messageIds);
+        return known.chain(stored -> {
+            Set<String> storedIds = stored.stream().map(m -> m.messageId).collect(Collectors.toSet());
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (Message message : task.getHistoryList()) {
+                if (storedIds.add(message.getMessageId())) {
+                    MessageEntity entity = toEntity(row.pk, row.nextSeq++, message, now);
+                    chain = chain.chain(() -> entity.persist()).replaceWithVoid();
+                }
+            }
+            return chain;
+        }).chain(() -> task.getArtifactsCount() == 0 ? Uni.createFrom().voidItem() : replaceArtifacts(row.pk, task));
+    }
+
+    private Uni<Void> replaceArtifacts(long taskPk, Task task) {
+        return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", taskPk).chain(stored -> {
+            Map<String, ArtifactEntity> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, a -> a));
+            int nextOrd = stored.stream().mapToInt(a -> a.ord + 1).max().orElse(0);
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (Artifact artifact : task.getArtifactsList()) {
+                ArtifactEntity current = byId.get(artifact.getArtifactId());
+                ArtifactEntity replacement = toEntity(taskPk, current != null ? current.ord : nextOrd++, artifact);
+                if (current != null) {
+                    current.name = replacement.name;
+                    current.description = replacement.description;
+                    current.partsJson = replacement.partsJson;
+                    current.metadataJson = replacement.metadataJson;
+                    current.extensionsJson = replacement.extensionsJson;
+                } else {
+                    chain = chain.chain(() -> replacement.persist()).replaceWithVoid();
+                }
+            }
+            return chain;
+        });
+    }
+
+    private Uni<Long> insert(Caller owner, Task task) {
         if (task.getStatus().getState() == TaskState.TASK_STATE_UNSPECIFIED || task.getStatus().getState() == TaskState.UNRECOGNIZED) {
             return Uni.createFrom().failure(new IllegalArgumentException("task.status.state is required"));
         }
