@@ -1,0 +1,350 @@
+package dev.a2atasks.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import dev.a2atasks.client.GrpcTaskListing;
+import dev.a2atasks.client.ListFilter;
+import dev.a2atasks.client.TaskWalker;
+import dev.a2atasks.client.WalkResult;
+import dev.a2atasks.proto.v1.ListTasksResponse;
+import dev.a2atasks.proto.v1.Task;
+
+/**
+ * Runs every benchmark against a freshly started, packaged service on generated data and prints
+ * one table per benchmark (see README "Performance"). Fails on errors, never on timings.
+ *
+ * <pre>
+ * bench/run [--quick] [--db-url postgresql://host:port/db --db-user u --db-password p] [--skip-generate]
+ * bench/run --generate-only --db-url ...     (fill a database, e.g. the dev run's, and stop)
+ * </pre>
+ */
+public final class Bench {
+
+    private static final Path OUT = Path.of("target/bench");
+    private static final Path PRIVATE_KEY = Path.of("src/test/resources/keys/privateKey.pem");
+    private static final Path PUBLIC_KEY = Path.of("src/test/resources/keys/publicKey.pem");
+    private static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+
+    private final boolean quick;
+    private final Dataset.Size size;
+    private final List<Table> tables = new ArrayList<>();
+    private final Map<String, String> targets = new LinkedHashMap<>();
+
+    private Bench(boolean quick) {
+        this.quick = quick;
+        this.size = quick ? Dataset.QUICK : Dataset.DEFAULT;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = options(args);
+        Bench bench = new Bench(options.containsKey("quick"));
+        try {
+            bench.run(options);
+            System.exit(0);
+        } catch (Throwable e) {
+            System.err.println("BENCHMARK FAILED: " + e);
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private void run(Map<String, String> options) throws Exception {
+        Files.createDirectories(OUT);
+        Database db = options.containsKey("db-url")
+                ? Database.external(options.get("db-url"), options.getOrDefault("db-user", "postgres"), options.getOrDefault("db-password", ""))
+                : Database.embedded();
+        if (options.containsKey("generate-only")) {
+            System.out.printf("Generated %,d tasks in %.1f s%n", size.total(), Dataset.generate(db.jdbcUrl(), size));
+            return;
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        System.out.printf("a2a-tasks benchmarks (%s): %d cores, %s, dataset %,d tasks%n", quick ? "--quick" : "default",
+                cores, System.getProperty("java.version"), size.total());
+        Map<String, String> env = serviceEnvironment(db);
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+
+        try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
+            if (!options.containsKey("skip-generate")) {
+                double seconds = Dataset.generate(db.jdbcUrl(), size);
+                System.out.printf("dataset: %,d tasks, %,d messages generated in %.1f s%n", size.total(),
+                        (long) size.total() * size.messagesPerTask() + size.longHistory(), seconds);
+            }
+            Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
+            String big = Clients.token(PRIVATE_KEY, "bench", "big");
+            depth(clients, big);
+            history(clients, big);
+            bindings(clients, big, cores, service.process.pid());
+            walk(service, db);
+            tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));
+        }
+        startup(env, java);
+
+        Table summary = new Table("Targets", "target", "measured", "met");
+        targets.forEach((name, value) -> {
+            String[] parts = value.split("\\|");
+            summary.row(name, parts[0], parts[1]);
+        });
+        tables.add(summary);
+        StringBuilder report = new StringBuilder("## Benchmark results " + LocalDate.now() + " (" + cores + " cores, "
+                + (quick ? "bench/run --quick" : "bench/run") + ")\n");
+        tables.forEach(t -> report.append(t.render()));
+        Files.writeString(OUT.resolve("results.md"), report);
+        System.out.println(report);
+        System.out.println("(also written to " + OUT.resolve("results.md") + ")");
+        db.close();
+    }
+
+    // --- a. depth --------------------------------------------------------------------------------
+
+    private void depth(Clients clients, String bearer) throws Exception {
+        int[] depths = quick ? new int[] { 100, 1_000, 10_000, 50_000 } : new int[] { 100, 10_000, 100_000, 500_000 };
+        Map<Integer, String> tokens = new HashMap<>();
+        long t0 = System.nanoTime();
+        try (Clients.Grpc grpc = clients.new Grpc(bearer)) {
+            String token = "";
+            int position = 0;
+            int deepest = depths[depths.length - 1];
+            while (position < deepest) { // a genuine walk: every token is one the server issued for that position
+                ListTasksResponse page = grpc.list(100, token);
+                position += page.getTasksCount();
+                token = page.getNextPageToken();
+                tokens.put(position, token);
+            }
+        }
+        double walkSeconds = (System.nanoTime() - t0) / 1e9;
+        int repeat = quick ? 20 : 60;
+        int repeatOffset = quick ? 5 : 15;
+        Table table = new Table("a. Depth: ListTasks pageSize 100, historyLength 0, scope of " + String.format("%,d", size.bigTasks()) + " tasks",
+                "rows deep", "service p50 ms", "service p99 ms", "keyset SQL p50 ms", "OFFSET SQL p50 ms", "OFFSET SQL p99 ms");
+        Map<Integer, Double> service = new LinkedHashMap<>();
+        Map<Integer, Double> offset = new LinkedHashMap<>();
+        List<Integer> positions = new ArrayList<>(List.of(0));
+        for (int d : depths) {
+            positions.add(d);
+        }
+        try (Clients.Grpc grpc = clients.new Grpc(bearer); Connection sql = clients.connect()) {
+            for (int depth : positions) {
+                String token = depth == 0 ? "" : tokens.get(depth);
+                Stats s = Load.repeated(3, repeat, () -> grpc.list(100, token));
+                Stats keyset = depth == 0 ? null : Load.repeated(3, repeat, keysetAt(clients, sql, depth));
+                Stats off = Load.repeated(1, repeatOffset, clients.sqlOffset("bench", "big", depth));
+                service.put(depth, s.p50Ms());
+                offset.put(depth, off.p50Ms());
+                table.row(depth == 0 ? "0 (page 1, counts the walk)" : String.format("%,d", depth), s.p50Ms(), s.p99Ms(),
+                        keyset == null ? Double.NaN : keyset.p50Ms(), off.p50Ms(), off.p99Ms());
+            }
+        }
+        int deepest = depths[depths.length - 1];
+        double vsPage1 = service.get(deepest) / service.get(0);
+        double vsPage2 = service.get(deepest) / service.get(100);
+        double offsetRatio = offset.get(deepest) / offset.get(0);
+        table.note(String.format("p50 ratio %,d deep / page 1: service %.2f, OFFSET %.1f. Service %,d deep / page 2 "
+                + "(the first page without the walk's COUNT): %.2f. Reaching %,d deep by a real walk took %.1f s.",
+                deepest, vsPage1, offsetRatio, deepest, vsPage2, deepest, walkSeconds));
+        tables.add(table);
+        targets.put(String.format("depth p50 ratio %,d deep / page 1 <= 1.3 (OFFSET grows)", deepest),
+                String.format("%.2f (vs page 2: %.2f; OFFSET %.1f)|%s", vsPage1, vsPage2, offsetRatio,
+                        vsPage1 <= 1.3 && vsPage2 <= 1.3 && offsetRatio > 2 ? "yes" : "no"));
+    }
+
+    private static Callable<?> keysetAt(Clients clients, Connection sql, int depth) throws Exception {
+        try (Statement s = sql.createStatement();
+                ResultSet cursor = s.executeQuery("SELECT status_ts, id FROM tasks WHERE tenant = 'bench' AND owner = 'big'"
+                        + " ORDER BY status_ts DESC, id DESC OFFSET " + (depth - 1) + " LIMIT 1")) {
+            cursor.next();
+            return clients.sqlKeyset("bench", "big", cursor.getTimestamp(1).toInstant(), cursor.getString(2));
+        }
+    }
+
+    // --- b. history ------------------------------------------------------------------------------
+
+    private void history(Clients clients, String bearer) throws Exception {
+        int repeat = quick ? 50 : 200;
+        Table table = new Table("b. History: GetTask", "task", "historyLength", "messages returned", "p50 ms", "p99 ms");
+        Map<String, Double> p50 = new HashMap<>();
+        try (Clients.Grpc grpc = clients.new Grpc(bearer)) {
+            for (String id : List.of("hist-5", "hist-long")) {
+                for (Integer length : new Integer[] { 5, null }) {
+                    int returned = grpc.get(id, length).getHistoryCount();
+                    if (length != null && returned != 5) {
+                        throw new IllegalStateException(id + " returned " + returned + " messages for historyLength 5");
+                    }
+                    Stats s = Load.repeated(10, repeat, () -> grpc.get(id, length));
+                    String label = id.equals("hist-5") ? "5 messages" : String.format("%,d messages", size.longHistory());
+                    table.row(label, length == null ? "unset (default 20)" : length, returned, s.p50Ms(), s.p99Ms());
+                    p50.put(id + length, s.p50Ms());
+                }
+            }
+        }
+        double ratio = p50.get("hist-long5") / p50.get("hist-55");
+        table.note(String.format("p50 ratio %,d messages / 5 messages at historyLength 5: %.2f", size.longHistory(), ratio));
+        tables.add(table);
+        targets.put(String.format("history p50 ratio (%,d / 5 messages) <= 1.3", size.longHistory()),
+                String.format("%.2f|%s", ratio, ratio <= 1.3 ? "yes" : "no"));
+    }
+
+    // --- c. bindings -----------------------------------------------------------------------------
+
+    private void bindings(Clients clients, String bearer, int cores, long servicePid) throws Exception {
+        Duration warmUp = Duration.ofMillis(quick ? 500 : 1500);
+        Duration measure = Duration.ofMillis(quick ? 1500 : 5000);
+        int[] concurrency = quick ? new int[] { 1, 8 } : new int[] { 1, 8, 32 };
+        String page2;
+        Instant cursorTs;
+        String cursorId;
+        try (Clients.Grpc grpc = clients.new Grpc(bearer)) {
+            ListTasksResponse first = grpc.list(100, "");
+            page2 = first.getNextPageToken();
+            Task last = first.getTasks(99);
+            cursorTs = Instant.ofEpochSecond(last.getStatus().getTimestamp().getSeconds(), last.getStatus().getTimestamp().getNanos());
+            cursorId = last.getId();
+        }
+        Table table = new Table("c. Bindings: ListTasks pageSize 100, historyLength 0 (page 2: the keyset query, no COUNT), loopback, "
+                + cores + " cores shared by clients, service and PostgreSQL",
+                "binding", "clients", "req/s", "p50 ms", "p99 ms", "throughput / SQL floor");
+        for (int c : concurrency) {
+            Stats floor = Load.timed(c, warmUp, measure, () -> unchecked(() -> clients.sqlKeyset("bench", "big", cursorTs, cursorId)));
+            Map<String, Stats> results = new LinkedHashMap<>();
+            results.put("gRPC", Load.timed(c, warmUp, measure, () -> clients.grpcList(bearer, page2)));
+            results.put("HTTP+JSON", Load.timed(c, warmUp, measure, () -> clients.httpList(bearer, page2)));
+            results.put("JSON-RPC", Load.timed(c, warmUp, measure, () -> clients.jsonRpcList(bearer, page2)));
+            results.forEach((name, s) -> table.row(name, c, s.requestsPerSecond(), s.p50Ms(), s.p99Ms(),
+                    String.format("%.0f%%", 100 * s.requestsPerSecond() / floor.requestsPerSecond())));
+            table.row("SQL floor (JDBC, same statement)", c, floor.requestsPerSecond(), floor.p50Ms(), floor.p99Ms(), "100%");
+            if (c == 8) {
+                tables.add(Profile.during(servicePid, "gRPC ListTasks, 8 clients", OUT.resolve("grpc-8-clients.jfr"),
+                        () -> Load.timed(8, warmUp, measure, () -> clients.grpcList(bearer, page2))));
+                Stats grpc = results.get("gRPC");
+                double share = grpc.requestsPerSecond() / floor.requestsPerSecond();
+                targets.put("gRPC throughput >= 50% of the SQL floor at 8 clients",
+                        String.format("%.0f%%|%s", 100 * share, share >= 0.5 ? "yes" : "no"));
+                targets.put("p99 at 8 clients < 20 ms (gRPC, pageSize 100)",
+                        String.format("%.1f ms|%s", grpc.p99Ms(), grpc.p99Ms() < 20 ? "yes" : "no"));
+            }
+        }
+        table.note("The SQL floor sends the service's page statement straight to PostgreSQL over JDBC, one connection"
+                + " per client thread, with the same plan_cache_mode; the service pool has 20 connections.");
+        tables.add(table);
+    }
+
+    private static Callable<?> unchecked(Callable<Callable<?>> make) {
+        try {
+            return make.call();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // --- d. walk ---------------------------------------------------------------------------------
+
+    private void walk(Service service, Database db) throws Exception {
+        String bearer = Clients.token(PRIVATE_KEY, "bench", "walker");
+        try (GrpcTaskListing listing = new GrpcTaskListing("127.0.0.1:" + service.port, true, () -> bearer, Duration.ofSeconds(60))) {
+            WalkResult result = new TaskWalker(listing).listAll(ListFilter.all().withPageSize(100));
+            if (result.tasks().size() != size.walkTasks()) {
+                throw new IllegalStateException("walk returned " + result.tasks().size() + " of " + size.walkTasks());
+            }
+            var s = result.stats();
+            tables.add(new Table("d. Walk: TaskWalker.listAll (gRPC, pageSize 100, catch-up on) of a " + String.format("%,d", size.walkTasks())
+                    + "-task scope", "pages", "rows", "catch-up rows", "token errors", "seconds", "tasks/s")
+                    .row(s.pages(), s.rows(), s.catchUpRows(), s.tokenErrors(), s.duration().toMillis() / 1000.0,
+                            result.tasks().size() / (s.duration().toMillis() / 1000.0)));
+        }
+    }
+
+    // --- e. start-up -----------------------------------------------------------------------------
+
+    private void startup(Map<String, String> env, Path jdk17) throws Exception {
+        int runs = quick ? 1 : 3;
+        Table table = new Table("e. Start-up of the packaged JVM application to its first served request (Agent Card), median of "
+                + runs, "JVM", "start-up ms", "RSS MiB after first request");
+        double plain = startups(table, "JDK " + System.getProperty("java.specification.version"), jdk17, List.of(), env, runs);
+        targets.put("JVM start-up to first request < 2 s (no AOT cache)", String.format("%.0f ms|%s", plain, plain < 2000 ? "yes" : "no"));
+        if (Files.isExecutable(JDK25)) {
+            startups(table, "JDK 25", JDK25, List.of(), env, runs);
+            Path cache = OUT.resolve("app.aot").toAbsolutePath();
+            Files.deleteIfExists(cache);
+            try (Service training = Service.start(JDK25, List.of("-XX:AOTCacheOutput=" + cache), env, OUT.resolve("service-aot-training.log"))) {
+                Clients clients = new Clients("127.0.0.1", training.port, null);
+                try (Clients.Grpc grpc = clients.new Grpc(Clients.token(PRIVATE_KEY, "bench", "big"))) {
+                    for (int i = 0; i < 50; i++) {
+                        grpc.list(100, "");
+                    }
+                }
+                clients.httpList(Clients.token(PRIVATE_KEY, "bench", "big"), "").call();
+            }
+            if (Files.exists(cache)) {
+                double aot = startups(table, "JDK 25 + AOT cache", JDK25, List.of("-XX:AOTCache=" + cache), env, runs);
+                table.note(String.format("The AOT cache (JEP 483/514, trained by one run serving ListTasks) starts the service in %.0f%% of the time.",
+                        100 * aot / plain));
+            } else {
+                table.note("JDK 25 did not write an AOT cache (see target/bench/service-aot-training.log).");
+            }
+        } else {
+            table.note("No JDK 25 at " + JDK25 + ": AOT cache not measured.");
+        }
+        tables.add(table);
+    }
+
+    private static double startups(Table table, String label, Path java, List<String> flags, Map<String, String> env, int runs)
+            throws Exception {
+        long[] millis = new long[runs];
+        double rss = 0;
+        for (int i = 0; i < runs; i++) {
+            try (Service s = Service.start(java, flags, env, OUT.resolve("service-startup.log"))) {
+                millis[i] = s.startupMillis;
+                rss = s.rssMiB();
+            }
+        }
+        Arrays.sort(millis);
+        double median = millis[runs / 2];
+        table.row(label, median, rss);
+        return median;
+    }
+
+    // --- set-up ----------------------------------------------------------------------------------
+
+    private static Map<String, String> serviceEnvironment(Database db) {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        Map<String, String> env = new HashMap<>();
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", db.reactiveUrl());
+        env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
+        env.put("QUARKUS_DATASOURCE_PASSWORD", db.password());
+        env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", PUBLIC_KEY.toAbsolutePath().toString());
+        env.put("MP_JWT_VERIFY_ISSUER", Clients.ISSUER);
+        env.put("A2A_AUTH_TENANT_CLAIM", "tenant");
+        env.put("A2A_PAGE_TOKEN_KEYS_BENCH", Base64.getEncoder().encodeToString(key));
+        env.put("A2A_PAGE_TOKEN_CURRENT_KEY_ID", "bench");
+        return env;
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> options = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("Unknown argument " + args[i]);
+            }
+            String name = args[i].substring(2);
+            boolean flag = i + 1 >= args.length || args[i + 1].startsWith("--");
+            options.put(name, flag ? "true" : args[++i]);
+        }
+        return options;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.a2atasks.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/** Runs requests from N client threads for a fixed time over loopback and measures each one. */
+final class Load {
+
+    private Load() {
+    }
+
+    /** {@code request} is called once per client thread and yields that client's request (its own connection). */
+    static Stats timed(int clients, Duration warmUp, Duration measure, Supplier<Callable<?>> request) throws Exception {
+        long start = System.nanoTime();
+        long measureFrom = start + warmUp.toNanos();
+        long end = measureFrom + measure.toNanos();
+        List<long[]> latencies = new ArrayList<>();
+        int[] counts = new int[clients];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        List<Callable<?>> calls = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            long[] mine = new long[1 << 20];
+            latencies.add(mine);
+            int index = c;
+            Callable<?> call = request.get();
+            calls.add(call);
+            Thread thread = new Thread(() -> {
+                try {
+                    int n = 0;
+                    long now;
+                    while ((now = System.nanoTime()) < end && failure.get() == null) {
+                        call.call();
+                        long done = System.nanoTime();
+                        if (now >= measureFrom && n < mine.length) {
+                            mine[n++] = done - now;
+                        }
+                    }
+                    counts[index] = n;
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "load-" + c);
+            threads.add(thread);
+        }
+        threads.forEach(Thread::start);
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        for (Callable<?> call : calls) {
+            if (call instanceof AutoCloseable closeable) {
+                closeable.close();
+            }
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("A request failed under load", failure.get());
+        }
+        int total = 0;
+        for (int count : counts) {
+            total += count;
+        }
+        long[] all = new long[total];
+        int offset = 0;
+        for (int c = 0; c < clients; c++) {
+            System.arraycopy(latencies.get(c), 0, all, offset, counts[c]);
+            offset += counts[c];
+        }
+        return Stats.of(all, total, measure.toNanos() / 1e9);
+    }
+
+    /** {@code times} sequential calls after {@code warmUp} unmeasured ones. */
+    static Stats repeated(int warmUp, int times, Callable<?> call) throws Exception {
+        for (int i = 0; i < warmUp; i++) {
+            call.call();
+        }
+        long[] nanos = new long[times];
+        for (int i = 0; i < times; i++) {
+            long t0 = System.nanoTime();
+            call.call();
+            nanos[i] = System.nanoTime() - t0;
+        }
+        return Stats.of(nanos, times, 0);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.a2atasks.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The packaged service (target/quarkus-app) as a child process, the way it runs in production. */
+final class Service implements AutoCloseable {
+
+    final int port;
+    final Process process;
+    final long startupMillis;
+
+    private Service(int port, Process process, long startupMillis) {
+        this.port = port;
+        this.process = process;
+        this.startupMillis = startupMillis;
+    }
+
+    /**
+     * Starts the service and waits until it answers its first request (the Agent Card).
+     *
+     * @param java     the java executable to run it with
+     * @param jvmFlags extra JVM flags (e.g. an AOT cache)
+     */
+    static Service start(Path java, List<String> jvmFlags, Map<String, String> env, Path log) throws Exception {
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(java.toString()));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1", "-jar",
+                Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        long t0 = System.nanoTime();
+        Process process = builder.start();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(200)).build();
+        HttpRequest card = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/.well-known/agent-card.json"))
+                .timeout(Duration.ofSeconds(2)).build();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("The service exited during start-up; see " + log + ":\n" + tail(log));
+            }
+            try {
+                if (http.send(card, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    break;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            if (System.nanoTime() - t0 > Duration.ofSeconds(120).toNanos()) {
+                process.destroyForcibly();
+                throw new IllegalStateException("The service did not start within 120 s; see " + log);
+            }
+            Thread.onSpinWait();
+        }
+        return new Service(port, process, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** Resident set size of the service process, in MiB. */
+    double rssMiB() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) / 1024.0;
+            }
+        }
+        return Double.NaN;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy(); // SIGTERM: a graceful Quarkus shutdown (an AOT training run writes its cache then)
+        if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    }
+}
