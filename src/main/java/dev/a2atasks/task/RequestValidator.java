@@ -110,34 +110,26 @@ public class RequestValidator {
     }
 
     private static Integer integer(List<FieldViolation> violations, String field, String value, int min, int max) {
-        value = blankToNull(value);
-        if (value == null) {
-            return null;
-        }
-        long parsed;
-        try {
-            parsed = Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            violations.add(new FieldViolation(field, field + " must be an integer between " + min + " and " + max));
+        Long parsed = parse(value);
+        if (parsed == null) {
+            if (blankToNull(value) != null) {
+                violations.add(new FieldViolation(field, field + " must be an integer between " + min + " and " + max));
+            }
             return null;
         }
         if (parsed < min || parsed > max) {
             violations.add(new FieldViolation(field, field + " must be between " + min + " and " + max + ", got " + parsed));
             return null;
         }
-        return (int) parsed;
+        return (int) (long) parsed;
     }
 
     private static Integer historyLength(List<FieldViolation> violations, String value) {
-        value = blankToNull(value);
-        if (value == null) {
-            return null;
-        }
-        long parsed;
-        try {
-            parsed = Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            violations.add(new FieldViolation("historyLength", "historyLength must be a non-negative integer"));
+        Long parsed = parse(value);
+        if (parsed == null) {
+            if (blankToNull(value) != null) {
+                violations.add(new FieldViolation("historyLength", "historyLength must be a non-negative integer"));
+            }
             return null;
         }
         if (parsed < 0) {
@@ -145,6 +137,19 @@ public class RequestValidator {
             return null;
         }
         return (int) Math.min(parsed, Integer.MAX_VALUE);
+    }
+
+    /** The value as a whole number, or null when it is absent or not one. */
+    private static Long parse(String value) {
+        value = blankToNull(value);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     private static Instant timestamp(List<FieldViolation> violations, String field, String value) {

@@ -43,20 +43,15 @@ public class TaskStore {
      */
     @WithTransaction
     public Uni<Void> upsert(Caller owner, Task task) {
-        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", owner.tenant(), owner.subject(), task.getId())
-                .withLock(LockModeType.PESSIMISTIC_WRITE)
-                .firstResult()
+        return findLocked(owner, task.getId())
                 .chain(existing -> existing == null ? insert(owner, task).replaceWithVoid() : update(existing, task));
     }
 
     private Uni<Void> update(TaskEntity row, Task task) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         row.contextId = task.getContextId();
-        row.state = task.getStatus().getState().name();
-        row.statusTimestamp = task.getStatus().hasTimestamp() ? toOffsetDateTime(task.getStatus().getTimestamp()) : now;
-        row.statusMessageJson = task.getStatus().hasMessage() ? ProtoJsonColumns.print(task.getStatus().getMessage()) : null;
         row.metadataJson = ProtoJsonColumns.printStruct(task.getMetadata());
-        row.updatedAt = now;
+        applyStatus(row, task.getStatus(), now);
         List<String> messageIds = task.getHistoryList().stream().map(Message::getMessageId).toList();
         Uni<List<MessageEntity>> known = messageIds.isEmpty() ? Uni.createFrom().item(List.of())
                 : MessageEntity.list("taskPk = ?1 and messageId in ?2", row.pk, messageIds);
@@ -96,22 +91,20 @@ public class TaskStore {
     }
 
     private Uni<Long> insert(Caller owner, Task task) {
-        if (task.getStatus().getState() == TaskState.TASK_STATE_UNSPECIFIED || task.getStatus().getState() == TaskState.UNRECOGNIZED) {
-            return Uni.createFrom().failure(new IllegalArgumentException("task.status.state is required"));
-        }
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         TaskEntity row = new TaskEntity();
         row.tenant = owner.tenant();
         row.owner = owner.subject();
         row.id = task.getId();
         row.contextId = task.getContextId();
-        row.state = task.getStatus().getState().name();
-        row.statusTimestamp = task.getStatus().hasTimestamp() ? toOffsetDateTime(task.getStatus().getTimestamp()) : now;
-        row.statusMessageJson = task.getStatus().hasMessage() ? ProtoJsonColumns.print(task.getStatus().getMessage()) : null;
         row.metadataJson = ProtoJsonColumns.printStruct(task.getMetadata());
         row.createdAt = now;
-        row.updatedAt = now;
         row.nextSeq = task.getHistoryCount();
+        try {
+            applyStatus(row, task.getStatus(), now);
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().failure(e);
+        }
         return row.<TaskEntity>persist().chain(saved -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (int i = 0; i < task.getHistoryCount(); i++) {
@@ -140,19 +133,30 @@ public class TaskStore {
     /** Moves a task to a new status; the status timestamp is now unless the status carries one. */
     @WithTransaction
     public Uni<Void> updateStatus(Caller owner, String taskId, TaskStatus status) {
-        return lockTask(owner, taskId).invoke(task -> {
-            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-            task.state = status.getState().name();
-            task.statusTimestamp = status.hasTimestamp() ? toOffsetDateTime(status.getTimestamp()) : now;
-            task.statusMessageJson = status.hasMessage() ? ProtoJsonColumns.print(status.getMessage()) : null;
-            task.updatedAt = now;
-        }).replaceWithVoid();
+        return lockTask(owner, taskId).invoke(task -> applyStatus(task, status, OffsetDateTime.now(ZoneOffset.UTC)))
+                .replaceWithVoid();
     }
 
-    private Uni<TaskEntity> lockTask(Caller owner, String taskId) {
+    /** A status becomes the row's state, sort key (its timestamp, or now) and status message. */
+    private static void applyStatus(TaskEntity row, TaskStatus status, OffsetDateTime now) {
+        if (status.getState() == TaskState.TASK_STATE_UNSPECIFIED || status.getState() == TaskState.UNRECOGNIZED) {
+            throw new IllegalArgumentException("task.status.state is required");
+        }
+        row.state = status.getState().name();
+        row.statusTimestamp = status.hasTimestamp() ? toOffsetDateTime(status.getTimestamp()) : now;
+        row.statusMessageJson = status.hasMessage() ? ProtoJsonColumns.print(status.getMessage()) : null;
+        row.updatedAt = now;
+    }
+
+    /** The caller's task, row-locked for this transaction, or null. */
+    private static Uni<TaskEntity> findLocked(Caller owner, String taskId) {
         return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", owner.tenant(), owner.subject(), taskId)
                 .withLock(LockModeType.PESSIMISTIC_WRITE)
-                .firstResult()
+                .firstResult();
+    }
+
+    private static Uni<TaskEntity> lockTask(Caller owner, String taskId) {
+        return findLocked(owner, taskId)
                 .onItem().ifNull().failWith(() -> new dev.a2atasks.error.A2AException.TaskNotFound(taskId));
     }
 
