@@ -13,6 +13,18 @@ public interface AuthConfig {
 
     Anonymous anonymous();
 
+    VerifiedTokenCache verifiedTokenCache();
+
+    interface VerifiedTokenCache {
+        /** Most verified tokens remembered; 0 verifies every request afresh. */
+        @WithDefault("10000")
+        int size();
+
+        /** Longest a verification is trusted (never beyond the token's own expiry). */
+        @WithDefault("5m")
+        java.time.Duration maxAge();
+    }
+
     interface Anonymous {
         /** Map every request, with or without a token, to one fixed caller. For local trials only. */
         @WithDefault("false")

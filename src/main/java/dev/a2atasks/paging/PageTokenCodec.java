@@ -45,6 +45,14 @@ public final class PageTokenCodec {
     private static final int TAG_BITS = 128;
     private static final int FIXED_PAYLOAD_BYTES = 8 + WalkBinding.LENGTH + 8 + 4;
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** Cipher lookup is not free and a Cipher is not thread-safe: one per thread, re-initialised per token. */
+    private static final ThreadLocal<Cipher> AES_GCM = ThreadLocal.withInitial(() -> {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    });
 
     private final KeyRing ring;
     private final Duration ttl;
@@ -69,7 +77,7 @@ public final class PageTokenCodec {
         RANDOM.nextBytes(nonce);
         byte[] sealed;
         try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            Cipher cipher = AES_GCM.get();
             cipher.init(Cipher.ENCRYPT_MODE, ring.current(), new GCMParameterSpec(TAG_BITS, nonce));
             cipher.updateAAD(header);
             sealed = cipher.doFinal(payload.array());
@@ -105,7 +113,7 @@ public final class PageTokenCodec {
         }
         byte[] payload;
         try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            Cipher cipher = AES_GCM.get();
             cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, raw, headerLength, NONCE_BYTES));
             cipher.updateAAD(raw, 0, headerLength);
             int offset = headerLength + NONCE_BYTES;
