@@ -31,6 +31,14 @@ public class TaskQueries {
     private static final String TASK_COLUMNS =
             "pk, id, context_id, state, status_ts, status_message::text, metadata::text";
 
+    /**
+     * Statement text per filter shape (which filters are present, with or without a cursor):
+     * at most 16 page and 8 count statements, built once, so the prepared-statement cache is hit
+     * with the same String instance instead of a freshly built one per request.
+     */
+    private static final Map<Integer, String> PAGE_SQL = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Integer, String> COUNT_SQL = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Pool pool;
 
     TaskQueries(Pool pool) {
@@ -40,22 +48,29 @@ public class TaskQueries {
     /** One page (plus one row to tell whether another page exists), newest status first. */
     public Uni<List<TaskView>> page(Caller caller, ListTasksQuery query, PageCursor after, int limit) {
         Filter filter = Filter.of(caller, query);
-        StringBuilder sql = new StringBuilder("SELECT ").append(TASK_COLUMNS).append("\nFROM tasks\n").append(filter.where);
         List<Object> params = new ArrayList<>(filter.params);
         if (after != null) {
             params.add(toTimestamp(after.statusTimestampMicros()));
             params.add(after.taskId());
-            sql.append("\n  AND (status_ts, id) < ($").append(params.size() - 1).append(", $").append(params.size()).append(')');
         }
         params.add(limit);
-        sql.append("\nORDER BY status_ts DESC, id DESC\nLIMIT $").append(params.size());
-        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params)).map(TaskQueries::tasks);
+        String sql = PAGE_SQL.computeIfAbsent(filter.shape * 2 + (after != null ? 1 : 0), key -> {
+            StringBuilder text = new StringBuilder("SELECT ").append(TASK_COLUMNS).append("\nFROM tasks\n").append(filter.where());
+            int next = filter.params.size() + 1;
+            if (after != null) {
+                text.append("\n  AND (status_ts, id) < ($").append(next).append(", $").append(next + 1).append(')');
+                next += 2;
+            }
+            return text.append("\nORDER BY status_ts DESC, id DESC\nLIMIT $").append(next).toString();
+        });
+        return pool.preparedQuery(sql).execute(Tuple.from(params)).map(TaskQueries::tasks);
     }
 
     /** How many tasks the filters select: run on the first page of a walk only. */
     public Uni<Integer> count(Caller caller, ListTasksQuery query) {
         Filter filter = Filter.of(caller, query);
-        return pool.preparedQuery("SELECT count(*)\nFROM tasks\n" + filter.where).execute(Tuple.from(filter.params))
+        String sql = COUNT_SQL.computeIfAbsent(filter.shape, key -> "SELECT count(*)\nFROM tasks\n" + filter.where());
+        return pool.preparedQuery(sql).execute(Tuple.from(filter.params))
                 .map(rows -> (int) Math.min(rows.iterator().next().getLong(0), Integer.MAX_VALUE));
     }
 
@@ -99,24 +114,43 @@ public class TaskQueries {
         return OffsetDateTime.ofInstant(Instant.EPOCH.plusNanos(Math.multiplyExact(micros, 1000L)), ZoneOffset.UTC);
     }
 
-    /** The WHERE clause shared by a page and its count: scope first, then the optional filters. */
-    private record Filter(String where, List<Object> params) {
+    /**
+     * The filters of a query: its parameters, scope first, and its {@code shape}, which numbers
+     * the combination of optional filters present (0..7) and determines the WHERE clause.
+     */
+    private record Filter(List<Object> params, int shape) {
         static Filter of(Caller caller, ListTasksQuery query) {
             List<Object> params = new ArrayList<>(List.of(caller.tenant(), caller.subject()));
-            StringBuilder where = new StringBuilder("WHERE tenant = $1 AND owner = $2");
+            int shape = 0;
             if (query.contextId() != null) {
                 params.add(query.contextId());
-                where.append("\n  AND context_id = $").append(params.size());
+                shape |= 1;
             }
             if (query.status() != null) {
                 params.add(query.status());
-                where.append("\n  AND state = $").append(params.size());
+                shape |= 2;
             }
             if (query.statusTimestampAfter() != null) {
                 params.add(OffsetDateTime.ofInstant(query.statusTimestampAfter(), ZoneOffset.UTC));
-                where.append("\n  AND status_ts >= $").append(params.size());
+                shape |= 4;
             }
-            return new Filter(where.toString(), params);
+            return new Filter(params, shape);
+        }
+
+        /** The WHERE clause shared by a page and its count, parameters numbered in the order above. */
+        String where() {
+            StringBuilder where = new StringBuilder("WHERE tenant = $1 AND owner = $2");
+            int next = 3;
+            if ((shape & 1) != 0) {
+                where.append("\n  AND context_id = $").append(next++);
+            }
+            if ((shape & 2) != 0) {
+                where.append("\n  AND state = $").append(next++);
+            }
+            if ((shape & 4) != 0) {
+                where.append("\n  AND status_ts >= $").append(next);
+            }
+            return where.toString();
         }
     }
 }
