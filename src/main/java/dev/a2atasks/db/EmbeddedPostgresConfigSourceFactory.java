@@ -20,7 +20,8 @@ import io.smallrye.config.PropertiesConfigSource;
  * set-up. When {@code quarkus.datasource.reactive.url} is absent, this starts one (see
  * {@link EmbeddedPostgres}) and supplies the reactive and JDBC URLs as low-priority config, so
  * anything the user configures wins. The embedded server's classes are only on the dev and test
- * class paths; in a packaged application a missing URL is reported by {@link DatabaseUrlCheck}.
+ * class paths: a packaged application without a URL stops here, before anything tries to connect,
+ * with a message saying what to set.
  */
 public final class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory {
 
@@ -40,10 +41,12 @@ public final class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFa
         }
         ConfigValue enabled = context.getValue(ENABLED);
         if (isSet(enabled) && !Boolean.parseBoolean(enabled.getValue())) {
-            return List.of();
+            return List.of(); // the user takes care of the database some other way
         }
         if (!EmbeddedPostgres.available()) {
-            return List.of();
+            throw new IllegalStateException("No database configured: set " + REACTIVE_URL
+                    + " (e.g. postgresql://db.example:5432/a2a, or the env var QUARKUS_DATASOURCE_REACTIVE_URL)"
+                    + " and quarkus.datasource.username/password. The embedded PostgreSQL exists only in the dev run and the tests.");
         }
         int port = EmbeddedPostgres.ensureStarted();
         LOG.warnf("No %s configured: using an embedded PostgreSQL on 127.0.0.1:%d (for development and tests only)",

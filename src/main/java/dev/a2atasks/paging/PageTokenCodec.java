@@ -116,8 +116,8 @@ public final class PageTokenCodec {
             Cipher cipher = AES_GCM.get();
             cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, raw, headerLength, NONCE_BYTES));
             cipher.updateAAD(raw, 0, headerLength);
-            int offset = headerLength + NONCE_BYTES;
-            payload = cipher.doFinal(raw, offset, raw.length - offset);
+            int sealedFrom = headerLength + NONCE_BYTES;
+            payload = cipher.doFinal(raw, sealedFrom, raw.length - sealedFrom);
         } catch (AEADBadTagException e) {
             throw invalid(BAD_SIGNATURE);
         } catch (GeneralSecurityException e) {

@@ -23,7 +23,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  *
  * <p>A ListTasks page is one range scan of the composite index that matches its filters:
  * {@code (tenant, owner[, context_id | state], status_ts DESC, id DESC)}, entered at the cursor
- * with a row-value comparison, read for pageSize + 1 rows. No OFFSET: page 10,000 costs page 1.
+ * with a row-value comparison, read for pageSize + 1 rows, never skipping rows to get there: page 10,000 costs page 1.
  */
 @ApplicationScoped
 public class TaskQueries {
@@ -46,7 +46,7 @@ public class TaskQueries {
     }
 
     /** One page (plus one row to tell whether another page exists), newest status first. */
-    public Uni<List<TaskView>> page(Caller caller, ListTasksQuery query, PageCursor after, int limit) {
+    public Uni<List<TaskView>> listPage(Caller caller, ListTasksQuery query, PageCursor after, int limit) {
         Filter filter = Filter.of(caller, query);
         List<Object> params = new ArrayList<>(filter.params);
         if (after != null) {

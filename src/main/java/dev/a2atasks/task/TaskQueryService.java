@@ -46,7 +46,7 @@ public class TaskQueryService {
             return Uni.createFrom().item(new TaskPage(List.of(), "", query.pageSize(), 0));
         }
         int pageSize = query.pageSize();
-        return tasks.page(caller, query, cursor, pageSize + 1).chain(rows -> {
+        return tasks.listPage(caller, query, cursor, pageSize + 1).chain(rows -> {
             boolean more = rows.size() > pageSize;
             List<TaskView> page = more ? rows.subList(0, pageSize) : rows;
             Uni<Integer> total;
