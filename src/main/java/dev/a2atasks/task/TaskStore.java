@@ -152,7 +152,8 @@ public class TaskStore {
     private static Uni<TaskEntity> findLocked(Caller owner, String taskId) {
         return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", owner.tenant(), owner.subject(), taskId)
                 .withLock(LockModeType.PESSIMISTIC_WRITE)
-                .firstResult(); // (tenant, owner, id) is unique: the first result is the only one
+                .list()
+                .map(rows -> rows.isEmpty() ? null : rows.get(0)); // (tenant, owner, id) is unique: at most one row
     }
 
     private static Uni<TaskEntity> lockTask(Caller owner, String taskId) {
