@@ -11,7 +11,8 @@ public enum ErrorKind {
     TASK_NOT_FOUND(          -32001, "NOT_FOUND",           404, "TASK_NOT_FOUND"),
     UNSUPPORTED_OPERATION(   -32004, "FAILED_PRECONDITION", 400, "UNSUPPORTED_OPERATION"),
     VERSION_NOT_SUPPORTED(   -32009, "FAILED_PRECONDITION", 400, "VERSION_NOT_SUPPORTED"),
-    UNAUTHENTICATED(         -32000, "UNAUTHENTICATED",     401, "UNAUTHENTICATED"),
+    // Not an A2A error type: no reason may be claimed in the A2A domain for it.
+    UNAUTHENTICATED(         -32000, "UNAUTHENTICATED",     401, null),
     INTERNAL(                -32603, "INTERNAL",            500, null);
 
     /** ErrorInfo domain of every A2A error. */
