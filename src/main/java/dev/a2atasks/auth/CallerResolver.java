@@ -2,12 +2,15 @@ package dev.a2atasks.auth;
 
 import java.security.Principal;
 
+import org.eclipse.microprofile.jwt.Claims;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.logging.Logger;
 import org.jose4j.jwt.consumer.ErrorCodes;
 import org.jose4j.jwt.consumer.InvalidJwtException;
 
 import dev.a2atasks.error.A2AException;
+import dev.a2atasks.validation.Grammar;
+import jakarta.json.JsonString;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -24,6 +27,7 @@ import jakarta.enterprise.event.Observes;
 public class CallerResolver {
 
     private static final Logger LOG = Logger.getLogger(CallerResolver.class);
+    static final String NO_SUBJECT = "Bearer token has no 'sub' (subject) claim that is a JSON string";
 
     private final CurrentIdentityAssociation identities;
     private final AuthConfig config;
@@ -58,24 +62,38 @@ public class CallerResolver {
         if (!(principal instanceof JsonWebToken jwt)) {
             throw new A2AException.Unauthenticated("Authentication required: a JWT bearer token is expected");
         }
-        String subject = jwt.getSubject();
-        if (subject == null || subject.isBlank()) {
-            throw new A2AException.Unauthenticated("Bearer token has no 'sub' claim");
+        String subject = identityClaim(jwt, Claims.sub.name(), "subject");
+        if (subject.isBlank()) {
+            throw new A2AException.Unauthenticated("Bearer token claim 'sub' (subject) must not be blank");
         }
-        String tenant = "";
-        if (config.tenantClaim().isPresent()) {
-            String claim = config.tenantClaim().get();
-            Object value = jwt.getClaim(claim);
-            if (value == null) {
-                throw new A2AException.Unauthenticated("Bearer token has no '" + claim + "' (tenant) claim");
-            }
-            tenant = value.toString();
-            // A JSON string claim may arrive wrapped as a JsonString whose toString() keeps the quotes.
-            if (tenant.length() >= 2 && tenant.startsWith("\"") && tenant.endsWith("\"")) {
-                tenant = tenant.substring(1, tenant.length() - 1);
-            }
-        }
+        String tenant = config.tenantClaim().isPresent() ? identityClaim(jwt, config.tenantClaim().get(), "tenant") : "";
         return new Caller(tenant, subject);
+    }
+
+    /**
+     * A claim that names who the caller is, exactly as the token carries it. Identity is never
+     * cleaned up: trimming, unquoting or case-folding one would let a token written for one
+     * scope be served as another's. A value that is not a JSON string, or that holds control
+     * characters or text UTF-8 cannot carry, names nobody and is refused.
+     */
+    static String identityClaim(JsonWebToken jwt, String claim, String role) {
+        Object value = jwt.getClaim(claim);
+        if (value == null) {
+            throw new A2AException.Unauthenticated("Bearer token has no '" + claim + "' (" + role + ") claim");
+        }
+        String text;
+        if (value instanceof JsonString json) {
+            text = json.getString();
+        } else if (value instanceof String plain) {
+            text = plain;
+        } else {
+            throw new A2AException.Unauthenticated("Bearer token claim '" + claim + "' (" + role + ") must be a JSON string");
+        }
+        if (Grammar.hasControlCharacter(text) || Grammar.textProblem(claim, text) != null) {
+            throw new A2AException.Unauthenticated("Bearer token claim '" + claim + "' (" + role
+                    + ") must be text without control characters");
+        }
+        return text;
     }
 
     /** Words an authentication failure for the caller, naming the cause without internals. */
@@ -97,6 +115,14 @@ public class CallerResolver {
                 if (jwt.hasErrorCode(ErrorCodes.AUDIENCE_INVALID) || jwt.hasErrorCode(ErrorCodes.AUDIENCE_MISSING)) {
                     return new A2AException.Unauthenticated("Bearer token audience is not accepted");
                 }
+                if (jwt.hasErrorCode(ErrorCodes.MALFORMED_CLAIM) && String.valueOf(jwt.getMessage()).contains("'sub'")) {
+                    return new A2AException.Unauthenticated(NO_SUBJECT);
+                }
+            }
+            // smallrye-jwt refuses a token whose principal name it cannot read (no string sub, upn or
+            // preferred_username) before we see it; its message id is stable across versions.
+            if (t.getMessage() != null && t.getMessage().startsWith("SRJWT07001")) {
+                return new A2AException.Unauthenticated(NO_SUBJECT);
             }
             if (t.getCause() == t) {
                 break;

@@ -1,7 +1,9 @@
 package dev.a2atasks.error;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Every error this service reports to a caller. Each binding maps it once, from {@link #kind()}.
@@ -11,7 +13,8 @@ import java.util.Map;
  */
 public abstract sealed class A2AException extends RuntimeException
         permits A2AException.InvalidParams, A2AException.TaskNotFound, A2AException.UnsupportedOperation,
-        A2AException.VersionNotSupported, A2AException.Unauthenticated, A2AException.Internal {
+        A2AException.VersionNotSupported, A2AException.Unauthenticated, A2AException.Unavailable,
+        A2AException.Internal, A2AException.Rejected {
 
     private final ErrorKind kind;
 
@@ -32,6 +35,11 @@ public abstract sealed class A2AException extends RuntimeException
     /** Metadata for the {@code google.rpc.ErrorInfo} detail. */
     public Map<String, String> metadata() {
         return Map.of();
+    }
+
+    /** How long the caller should wait before trying again, for errors a retry can cure; else empty. */
+    public Optional<Duration> retryAfter() {
+        return Optional.empty();
     }
 
     public static InvalidParams invalidParams(List<FieldViolation> violations) {
@@ -112,6 +120,67 @@ public abstract sealed class A2AException extends RuntimeException
     public static final class Unauthenticated extends A2AException {
         public Unauthenticated(String message) {
             super(ErrorKind.UNAUTHENTICATED, message);
+        }
+    }
+
+    /**
+     * A dependency this service cannot work without (the database) is unreachable or saturated
+     * for now. Nothing was done; the same request may succeed after {@link #retryAfter()}.
+     */
+    public static final class Unavailable extends A2AException {
+        private final Duration retryAfter;
+
+        public Unavailable(Duration retryAfter) {
+            super(ErrorKind.UNAVAILABLE, "The service is temporarily unavailable (its database cannot be reached); retry after "
+                    + seconds(retryAfter) + " s");
+            this.retryAfter = retryAfter;
+        }
+
+        /** Whole seconds, at least 1: what HTTP's Retry-After can say. */
+        public static long seconds(Duration delay) {
+            return Math.max(1, (delay.toMillis() + 999) / 1000);
+        }
+
+        @Override
+        public Optional<Duration> retryAfter() {
+            return Optional.of(retryAfter);
+        }
+
+        @Override
+        public Map<String, String> metadata() {
+            return Map.of("retryAfterSeconds", Long.toString(seconds(retryAfter)));
+        }
+    }
+
+    /**
+     * The HTTP request itself is refused before any operation runs: no route, a method or media
+     * type the route does not take, a URL, header block or body over the limits, bytes that do
+     * not decode. Only the binding knows these; they still leave in the one error shape.
+     */
+    public static final class Rejected extends A2AException {
+        public Rejected(ErrorKind kind, String message) {
+            super(kind, message);
+            if (kind.ordinal() < ErrorKind.MALFORMED_REQUEST.ordinal()) {
+                throw new IllegalArgumentException(kind + " is not a refusal of the request itself");
+            }
+        }
+
+        /** The refusal for an HTTP status the framework chose, worded for the caller. */
+        public static Rejected ofHttpStatus(int status) {
+            ErrorKind kind = ErrorKind.httpRefusal(status);
+            return switch (kind == null ? ErrorKind.MALFORMED_REQUEST : kind) {
+                case ROUTE_NOT_FOUND -> new Rejected(ErrorKind.ROUTE_NOT_FOUND, "No A2A operation is served at this path");
+                case METHOD_NOT_ALLOWED -> new Rejected(ErrorKind.METHOD_NOT_ALLOWED, "This path does not take this HTTP method");
+                case NOT_ACCEPTABLE -> new Rejected(ErrorKind.NOT_ACCEPTABLE,
+                        "The Accept header allows none of the media types this operation answers with (application/a2a+json, application/json)");
+                case PAYLOAD_TOO_LARGE -> new Rejected(ErrorKind.PAYLOAD_TOO_LARGE, "The request body is larger than this service accepts");
+                case URI_TOO_LONG -> new Rejected(ErrorKind.URI_TOO_LONG, "The request line is longer than this service accepts");
+                case UNSUPPORTED_MEDIA_TYPE -> new Rejected(ErrorKind.UNSUPPORTED_MEDIA_TYPE,
+                        "The request body's Content-Type is not one this operation reads");
+                case HEADERS_TOO_LARGE -> new Rejected(ErrorKind.HEADERS_TOO_LARGE, "The request headers are larger than this service accepts");
+                default -> new Rejected(ErrorKind.MALFORMED_REQUEST,
+                        "The request could not be read: its URL has a bad percent-escape or a character URLs may not carry");
+            };
         }
     }
 

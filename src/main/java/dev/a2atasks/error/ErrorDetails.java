@@ -6,12 +6,22 @@ import java.util.List;
 import com.google.protobuf.Any;
 import com.google.rpc.BadRequest;
 import com.google.rpc.ErrorInfo;
+import com.google.rpc.RetryInfo;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * The {@code google.rpc} details of an error: an ErrorInfo for A2A errors (spec §10.6, §11.6),
  * a BadRequest naming each invalid field. Built once here; gRPC sends them as they are, the
  * JSON bindings print them as ProtoJSON.
  */
+@RegisterForReflection(targets = {
+        // Protobuf reaches generated accessors (getFieldViolationsList, ...) reflectively when it
+        // packs, prints and parses these; a native image must keep exactly these classes.
+        ErrorInfo.class, ErrorInfo.Builder.class,
+        BadRequest.class, BadRequest.Builder.class, BadRequest.FieldViolation.class, BadRequest.FieldViolation.Builder.class,
+        RetryInfo.class, RetryInfo.Builder.class,
+        com.google.protobuf.Duration.class, com.google.protobuf.Duration.Builder.class })
 public final class ErrorDetails {
 
     private ErrorDetails() {
@@ -22,7 +32,7 @@ public final class ErrorDetails {
         if (error.kind().reason() != null) {
             details.add(Any.pack(ErrorInfo.newBuilder()
                     .setReason(error.kind().reason())
-                    .setDomain(ErrorKind.DOMAIN)
+                    .setDomain(error.kind().domain())
                     .putAllMetadata(error.metadata())
                     .build()));
         }
@@ -34,6 +44,9 @@ public final class ErrorDetails {
             }
             details.add(Any.pack(badRequest.build()));
         }
+        error.retryAfter().ifPresent(delay -> details.add(Any.pack(RetryInfo.newBuilder()
+                .setRetryDelay(com.google.protobuf.Duration.newBuilder().setSeconds(A2AException.Unavailable.seconds(delay)))
+                .build())));
         return details;
     }
 }

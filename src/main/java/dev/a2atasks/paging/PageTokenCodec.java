@@ -44,7 +44,7 @@ public final class PageTokenCodec {
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
     private static final int FIXED_PAYLOAD_BYTES = 8 + WalkBinding.LENGTH + 8 + 4;
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     /** Cipher lookup is not free and a Cipher is not thread-safe: one per thread, re-initialised per token. */
     private static final ThreadLocal<Cipher> AES_GCM = ThreadLocal.withInitial(() -> {
         try {
@@ -57,6 +57,11 @@ public final class PageTokenCodec {
     private final KeyRing ring;
     private final Duration ttl;
     private final Supplier<Instant> clock;
+    /**
+     * Nonce source, made with the codec, which is made at run time: a native image must not carry
+     * a generator seeded while it was built, which every copy of the binary would then share.
+     */
+    private final SecureRandom random = new SecureRandom();
 
     public PageTokenCodec(KeyRing ring, Duration ttl, Supplier<Instant> clock) {
         this.ring = ring;
@@ -74,7 +79,7 @@ public final class PageTokenCodec {
                 .put(id);
         byte[] header = header(ring.currentId());
         byte[] nonce = new byte[NONCE_BYTES];
-        RANDOM.nextBytes(nonce);
+        random.nextBytes(nonce);
         byte[] sealed;
         try {
             Cipher cipher = AES_GCM.get();
@@ -85,7 +90,7 @@ public final class PageTokenCodec {
             throw new IllegalStateException("Cannot seal a page token", e);
         }
         ByteBuffer token = ByteBuffer.allocate(header.length + NONCE_BYTES + sealed.length).put(header).put(nonce).put(sealed);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(token.array());
+        return ENCODER.encodeToString(token.array());
     }
 
     public PageCursor open(String token, WalkBinding binding) {
@@ -122,6 +127,12 @@ public final class PageTokenCodec {
             throw invalid(BAD_SIGNATURE);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("Cannot open a page token", e);
+        }
+        // One spelling per token: the decoder also takes '=' padding and ignores the unused low
+        // bits of the last character, so an authentic token is still refused unless it is spelled
+        // exactly as the server writes it. (Checked after the tag, so a damaged token says so.)
+        if (!ENCODER.encodeToString(raw).equals(token)) {
+            throw invalid(MALFORMED);
         }
         ByteBuffer in = ByteBuffer.wrap(payload);
         long expiresAt = in.getLong();

@@ -3,25 +3,37 @@ package dev.a2atasks.protocol;
 import org.jboss.logging.Logger;
 
 import dev.a2atasks.auth.CallerResolver;
+import dev.a2atasks.db.DatabaseAvailability;
 import dev.a2atasks.error.A2AException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.UnauthorizedException;
+import jakarta.enterprise.context.ApplicationScoped;
 
-/** Names any failure that reaches a binding as one of the errors a caller may be told. */
-public final class Failures {
+/** Names any failure that reaches a binding as one of the errors a caller may be told; every binding's mapper asks here. */
+@ApplicationScoped
+public class Failures {
 
     private static final Logger LOG = Logger.getLogger(Failures.class);
 
-    private Failures() {
+    private final DatabaseAvailability database;
+
+    Failures(DatabaseAvailability database) {
+        this.database = database;
     }
 
-    /** Known errors pass through; authentication failures are worded; anything else is logged and hidden. */
-    public static A2AException classify(Throwable failure, String binding) {
+    /**
+     * Known errors pass through; authentication failures are worded; a database out of reach is
+     * retryable (logged once per outage, not per request); anything else is logged and hidden.
+     */
+    public A2AException classify(Throwable failure, String binding) {
         if (failure instanceof A2AException known) {
             return known;
         }
         if (failure instanceof AuthenticationFailedException || failure instanceof UnauthorizedException) {
             return CallerResolver.refusal(failure);
+        }
+        if (DatabaseAvailability.isOutage(failure)) {
+            return database.outage(failure);
         }
         LOG.errorf(failure, "Unexpected failure in a %s request", binding);
         return new A2AException.Internal();

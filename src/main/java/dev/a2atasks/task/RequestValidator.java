@@ -14,6 +14,7 @@ import dev.a2atasks.error.FieldViolation;
 import dev.a2atasks.history.HistoryConfig;
 import dev.a2atasks.paging.PageTokenCodec;
 import dev.a2atasks.proto.v1.TaskState;
+import dev.a2atasks.validation.Grammar;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -49,7 +50,7 @@ public class RequestValidator {
         String contextId = boundedText(violations, "contextId", p.contextId());
         String status = state(violations, p.status());
         Integer pageSize = integer(violations, "pageSize", p.pageSize(), 1, MAX_PAGE_SIZE);
-        String pageToken = blankToNull(p.pageToken());
+        String pageToken = text(violations, PageTokenCodec.FIELD, p.pageToken());
         if (pageToken != null && pageToken.length() > PageTokenCodec.MAX_TOKEN_CHARS) {
             violations.add(new FieldViolation(PageTokenCodec.FIELD, "pageToken is malformed"));
         }
@@ -85,6 +86,17 @@ public class RequestValidator {
             violations.add(new FieldViolation(field, field + " must be at most " + MAX_ID_CHARS + " characters"));
             return null;
         }
+        return text(violations, field, value);
+    }
+
+    /** Text that PostgreSQL can store and UTF-8 can carry, or null (absent, or refused and recorded). */
+    private static String text(List<FieldViolation> violations, String field, String value) {
+        value = blankToNull(value);
+        String problem = Grammar.textProblem(field, value);
+        if (problem != null) {
+            violations.add(new FieldViolation(field, problem));
+            return null;
+        }
         return value;
     }
 
@@ -97,59 +109,56 @@ public class RequestValidator {
             return value;
         }
         // ProtoJSON also allows an enum's number.
-        try {
-            TaskState byNumber = TaskState.forNumber(Integer.parseInt(value));
-            if (byNumber != null) {
-                return byNumber.name();
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
+        Integer number = Grammar.int32(value);
+        TaskState byNumber = number == null ? null : TaskState.forNumber(number);
+        if (byNumber != null) {
+            return byNumber.name();
         }
         violations.add(new FieldViolation("status", "status must be one of " + STATE_LIST));
         return null;
     }
 
     private static Integer integer(List<FieldViolation> violations, String field, String value, int min, int max) {
-        Long parsed = parse(value);
-        if (parsed == null) {
-            if (blankToNull(value) != null) {
-                violations.add(new FieldViolation(field, field + " must be an integer between " + min + " and " + max));
-            }
-            return null;
-        }
-        if (parsed < min || parsed > max) {
-            violations.add(new FieldViolation(field, field + " must be between " + min + " and " + max + ", got " + parsed));
-            return null;
-        }
-        return (int) (long) parsed;
-    }
-
-    private static Integer historyLength(List<FieldViolation> violations, String value) {
-        Long parsed = parse(value);
-        if (parsed == null) {
-            if (blankToNull(value) != null) {
-                violations.add(new FieldViolation("historyLength", "historyLength must be a non-negative integer"));
-            }
-            return null;
-        }
-        if (parsed < 0) {
-            violations.add(new FieldViolation("historyLength", "historyLength must not be negative, got " + parsed));
-            return null;
-        }
-        return (int) Math.min(parsed, Integer.MAX_VALUE);
-    }
-
-    /** The value as a whole number, or null when it is absent or not one. */
-    private static Long parse(String value) {
         value = blankToNull(value);
         if (value == null) {
             return null;
         }
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
+        if (!Grammar.isInteger(value)) {
+            violations.add(new FieldViolation(field, field + " must be an integer between " + min + " and " + max));
             return null;
         }
+        Integer parsed = Grammar.int32(value);
+        if (parsed == null || parsed < min || parsed > max) {
+            violations.add(new FieldViolation(field, field + " must be between " + min + " and " + max + ", got " + shown(value)));
+            return null;
+        }
+        return parsed;
+    }
+
+    private static Integer historyLength(List<FieldViolation> violations, String value) {
+        value = blankToNull(value);
+        if (value == null) {
+            return null;
+        }
+        if (!Grammar.isInteger(value)) {
+            violations.add(new FieldViolation("historyLength", "historyLength must be a non-negative integer"));
+            return null;
+        }
+        if (value.startsWith("-")) {
+            violations.add(new FieldViolation("historyLength", "historyLength must not be negative, got " + shown(value)));
+            return null;
+        }
+        Integer parsed = Grammar.int32(value);
+        if (parsed == null) {
+            violations.add(new FieldViolation("historyLength",
+                    "historyLength must be at most " + Integer.MAX_VALUE + ", got " + shown(value)));
+        }
+        return parsed;
+    }
+
+    /** A number the caller sent, echoed only while short: it is digits, but may be thousands of them. */
+    private static String shown(String digits) {
+        return digits.length() <= 20 ? digits : "a number of " + digits.length() + " digits";
     }
 
     private static Instant timestamp(List<FieldViolation> violations, String field, String value) {

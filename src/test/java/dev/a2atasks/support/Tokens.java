@@ -47,6 +47,37 @@ public final class Tokens {
         }
     }
 
+    /**
+     * A validly signed token whose tenant and subject claims are exactly these JSON values (a
+     * String, a number, a list, a map, {@code JsonValue.NULL}); {@link #ABSENT} leaves a claim out.
+     */
+    public static String withIdentityClaims(Object tenant, Object subject) {
+        // Signed with jose4j directly: the JWT builder itself refuses a non-string "sub".
+        org.jose4j.jwt.JwtClaims claims = new org.jose4j.jwt.JwtClaims();
+        claims.setIssuer(ISSUER);
+        claims.setExpirationTimeMinutesInTheFuture(5);
+        claims.setIssuedAtToNow();
+        if (tenant != ABSENT) {
+            claims.setClaim("tenant", tenant == jakarta.json.JsonValue.NULL ? null : tenant);
+        }
+        if (subject != ABSENT) {
+            claims.setClaim("sub", subject);
+        }
+        try {
+            org.jose4j.jws.JsonWebSignature jws = new org.jose4j.jws.JsonWebSignature();
+            jws.setPayload(claims.toJson());
+            jws.setKey(KeyUtils.readPrivateKey("keys/privateKey.pem"));
+            jws.setAlgorithmHeaderValue(org.jose4j.jws.AlgorithmIdentifiers.RSA_USING_SHA256);
+            jws.setHeader("typ", "JWT");
+            return jws.getCompactSerialization();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Marks a claim to leave out of {@link #withIdentityClaims(Object, Object)}. */
+    public static final Object ABSENT = new Object();
+
     public static String wrongIssuer(String subject) {
         return Jwt.issuer("https://someone-else.example").subject(subject).claim("tenant", "").expiresIn(300).sign();
     }

@@ -35,10 +35,12 @@ public class A2AGrpcService implements dev.a2atasks.proto.v1.A2AService {
 
     private final Admission admission;
     private final TaskQueryService service;
+    private final GrpcErrors errors;
 
-    A2AGrpcService(Admission admission, TaskQueryService service) {
+    A2AGrpcService(Admission admission, TaskQueryService service, GrpcErrors errors) {
         this.admission = admission;
         this.service = service;
+        this.errors = errors;
     }
 
     @Override
@@ -99,8 +101,8 @@ public class A2AGrpcService implements dev.a2atasks.proto.v1.A2AService {
 
     /** Admits the call (version, credentials), then runs it; every failure leaves as a gRPC status with details. */
     private <T> Uni<T> call(Function<Caller, Uni<T>> body) {
-        String version = VersionMetadata.REQUESTED.get();
-        return admission.admit(version).chain(caller -> body.apply(caller)).onFailure().transform(GrpcErrors::toStatus);
+        String version = CallGuard.REQUESTED_VERSION.get();
+        return admission.admit(version).chain(caller -> body.apply(caller)).onFailure().transform(errors::toStatus);
     }
 
     private <T> Uni<T> unsupported(A2AMethod method) {

@@ -12,6 +12,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import com.google.rpc.BadRequest;
 import com.google.rpc.ErrorInfo;
+import com.google.rpc.RetryInfo;
 
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.error.ErrorDetails;
@@ -25,7 +26,7 @@ public final class ErrorJson {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace()
             .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder()
-                    .add(ErrorInfo.getDescriptor()).add(BadRequest.getDescriptor()).build());
+                    .add(ErrorInfo.getDescriptor()).add(BadRequest.getDescriptor()).add(RetryInfo.getDescriptor()).build());
 
     private ErrorJson() {
     }

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.binding.json.ErrorJson;
+import dev.a2atasks.binding.json.HttpError;
 import dev.a2atasks.binding.json.HttpServiceParameters;
 import dev.a2atasks.binding.json.TaskJson;
 import dev.a2atasks.error.A2AException;
@@ -52,10 +53,12 @@ public class JsonRpcResource {
 
     private final Admission admission;
     private final TaskQueryService service;
+    private final Failures failures;
 
-    JsonRpcResource(Admission admission, TaskQueryService service) {
+    JsonRpcResource(Admission admission, TaskQueryService service, Failures failures) {
         this.admission = admission;
         this.service = service;
+        this.failures = failures;
     }
 
     @POST
@@ -173,8 +176,13 @@ public class JsonRpcResource {
         });
     }
 
-    private static Response error(JsonNode id, Throwable failure) {
-        A2AException error = Failures.classify(failure, "JSON-RPC");
+    /**
+     * An A2A error as a JSON-RPC error object. HTTP 200, as JSON-RPC wants, except where HTTP
+     * itself has the better word for clients and proxies: 401 for credentials, 503 (with
+     * Retry-After) while the database is out of reach.
+     */
+    private Response error(JsonNode id, Throwable failure) {
+        A2AException error = failures.classify(failure, "JSON-RPC");
         byte[] body = envelope(id, json -> {
             json.writeObjectFieldStart("error");
             json.writeNumberField("code", error.kind().jsonRpcCode());
@@ -183,11 +191,10 @@ public class JsonRpcResource {
             json.writeTree(ErrorJson.details(error));
             json.writeEndObject();
         });
-        Response.ResponseBuilder response = Response.status(error instanceof A2AException.Unauthenticated ? 401 : 200)
-                .type(MediaType.APPLICATION_JSON).entity(body);
-        if (error instanceof A2AException.Unauthenticated) {
-            response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-        }
+        int status = error instanceof A2AException.Unauthenticated || error instanceof A2AException.Unavailable
+                ? error.kind().httpStatus() : 200;
+        Response.ResponseBuilder response = Response.status(status).type(MediaType.APPLICATION_JSON).entity(body);
+        HttpError.headers(error).forEach(response::header);
         return response.build();
     }
 

@@ -2,12 +2,10 @@ package dev.a2atasks.binding.rest;
 
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import dev.a2atasks.binding.json.ErrorJson;
-import dev.a2atasks.binding.json.MediaTypes;
+import dev.a2atasks.binding.json.HttpError;
 import dev.a2atasks.error.A2AException;
+import dev.a2atasks.error.ErrorKind;
 import dev.a2atasks.protocol.Failures;
-import io.quarkus.security.AuthenticationFailedException;
-import io.quarkus.security.UnauthorizedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
@@ -15,29 +13,30 @@ import jakarta.ws.rs.core.Response;
 /** The HTTP+JSON binding's only error mapping: every failure becomes the spec's error body. */
 public class RestErrors {
 
-    @ServerExceptionMapper({ A2AException.class, AuthenticationFailedException.class, UnauthorizedException.class })
-    public Response a2a(RuntimeException failure) {
-        return toResponse(Failures.classify(failure, "HTTP+JSON"));
+    private final Failures failures;
+
+    RestErrors(Failures failures) {
+        this.failures = failures;
     }
 
     @ServerExceptionMapper
-    public Response webApplication(WebApplicationException failure) {
-        // Routing and content negotiation failures (404 unknown path, 405, 406, 415) keep their status.
-        return failure.getResponse();
+    public Response webApplication(WebApplicationException failure, HttpHeaders headers) {
+        // Routing and content negotiation (unknown path, method, media type): the framework's status, our body.
+        int status = failure.getResponse().getStatus();
+        A2AException error = ErrorKind.httpRefusal(status) != null ? A2AException.Rejected.ofHttpStatus(status)
+                : failures.classify(failure, "HTTP+JSON");
+        return toResponse(error, headers);
     }
 
     @ServerExceptionMapper
-    public Response unexpected(Throwable failure) {
-        return toResponse(Failures.classify(failure, "HTTP+JSON"));
+    public Response any(Throwable failure, HttpHeaders headers) {
+        return toResponse(failures.classify(failure, "HTTP+JSON"), headers);
     }
 
-    static Response toResponse(A2AException error) {
-        Response.ResponseBuilder response = Response.status(error.kind().httpStatus())
-                .type(MediaTypes.A2A_JSON)
-                .entity(ErrorJson.httpBody(error).toString());
-        if (error instanceof A2AException.Unauthenticated) {
-            response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-        }
+    static Response toResponse(A2AException error, HttpHeaders headers) {
+        HttpError http = HttpError.of(error, headers.getHeaderString(HttpHeaders.ACCEPT));
+        Response.ResponseBuilder response = Response.status(http.status()).type(http.mediaType()).entity(http.body());
+        http.headers().forEach(response::header);
         return response.build();
     }
 }

@@ -1,0 +1,100 @@
+package dev.a2atasks.binding.json;
+
+import dev.a2atasks.error.A2AException;
+import dev.a2atasks.error.ErrorKind;
+import dev.a2atasks.protocol.Failures;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/**
+ * Refusals the HTTP layer makes before any binding runs, in the binding's error shape: an unknown
+ * path, a method a path does not take, a URL with a bad percent-escape, a body, URL or header
+ * block over the limits. Without this they leave with the framework's empty bodies.
+ *
+ * <p>The request-line and header limits are enforced here, below the HTTP codec's own (which are
+ * set higher, see application.properties), because a request the codec refuses never reaches
+ * any handler and could only get an empty 414/431. gRPC calls are left alone: their metadata
+ * limit is the gRPC binding's, answered as a gRPC status.
+ */
+@ApplicationScoped
+public class HttpRefusals {
+
+    private static final int[] FRAMEWORK_STATUSES = { 400, 404, 405, 406, 413, 414, 415, 431, 500 };
+
+    private final HttpLimitsConfig limits;
+    private final Failures failures;
+
+    HttpRefusals(HttpLimitsConfig limits, Failures failures) {
+        this.limits = limits;
+        this.failures = failures;
+    }
+
+    void register(@Observes Router router) {
+        router.route().order(Integer.MIN_VALUE + 10).handler(this::enforceLimits);
+        for (int status : FRAMEWORK_STATUSES) {
+            router.errorHandler(status, context -> respond(context, refusal(context, status)));
+        }
+    }
+
+    private void enforceLimits(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        if (isGrpc(request)) {
+            context.next();
+            return;
+        }
+        if (request.uri().length() > limits.maxRequestLineChars()) {
+            respond(context, A2AException.Rejected.ofHttpStatus(414));
+            return;
+        }
+        long headerBytes = 0;
+        for (var header : request.headers()) {
+            headerBytes += header.getKey().length() + header.getValue().length() + 4; // ": " and CRLF
+        }
+        if (headerBytes > limits.maxHeaderBytes()) {
+            respond(context, A2AException.Rejected.ofHttpStatus(431));
+            return;
+        }
+        String uri = request.uri();
+        int q = uri.indexOf('?');
+        try {
+            StrictUrl.check(q < 0 ? uri : uri.substring(0, q), q < 0 ? null : uri.substring(q + 1));
+        } catch (A2AException invalid) {
+            respond(context, invalid);
+            return;
+        }
+        context.next();
+    }
+
+    private A2AException refusal(RoutingContext context, int status) {
+        if (status == 500) {
+            return failures.classify(context.failure() == null ? new IllegalStateException("HTTP 500 without a cause")
+                    : context.failure(), "HTTP");
+        }
+        if (context.failure() instanceof A2AException known) {
+            return known;
+        }
+        return ErrorKind.httpRefusal(status) != null ? A2AException.Rejected.ofHttpStatus(status)
+                : A2AException.Rejected.ofHttpStatus(400);
+    }
+
+    private static void respond(RoutingContext context, A2AException error) {
+        if (context.response().headWritten()) {
+            context.response().close(); // nothing sensible can follow a started response
+            return;
+        }
+        HttpError http = HttpError.of(error, context.request().getHeader(HttpHeaders.ACCEPT));
+        context.response().setStatusCode(http.status()).putHeader(HttpHeaders.CONTENT_TYPE, http.mediaType());
+        http.headers().forEach(context.response()::putHeader);
+        context.response().end(Buffer.buffer(http.body()));
+    }
+
+    private static boolean isGrpc(HttpServerRequest request) {
+        String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
+        return type != null && type.startsWith("application/grpc");
+    }
+}

@@ -1,0 +1,133 @@
+package dev.a2atasks.db;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.jboss.logging.Logger;
+
+import dev.a2atasks.error.A2AException;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.ClosedConnectionException;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Tells a database outage from a bug, and keeps the log readable through one.
+ *
+ * <p>A request that fails because PostgreSQL cannot be reached (connection refused or reset,
+ * the server shutting down, too many connections, no pooled connection in time) is answered
+ * {@link A2AException.Unavailable}: nothing was done, a retry will do. The first such failure
+ * logs one WARN and starts a probe ({@code SELECT 1} every {@code a2a.database.probe-interval});
+ * the probe's first success logs one INFO with the outage's length. Requests in between log
+ * nothing: an outage under load is one event, not a stack trace per request.
+ */
+@ApplicationScoped
+public class DatabaseAvailability {
+
+    private static final Logger LOG = Logger.getLogger(DatabaseAvailability.class);
+
+    private final Pool pool;
+    private final Vertx vertx;
+    private final DatabaseConfig config;
+    /** When the current outage was first seen; null while the database is reachable. */
+    private final AtomicReference<Instant> downSince = new AtomicReference<>();
+    private volatile long probeTimer = -1;
+
+    DatabaseAvailability(Pool pool, Vertx vertx, DatabaseConfig config) {
+        this.pool = pool;
+        this.vertx = vertx;
+        this.config = config;
+    }
+
+    /** Whether this failure means the database is out of reach (rather than a bug or a bad statement). */
+    public static boolean isOutage(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ConnectException || t instanceof NoRouteToHostException || t instanceof UnknownHostException
+                    || t instanceof ClosedChannelException || t instanceof ClosedConnectionException
+                    || t instanceof TimeoutException || t instanceof io.netty.channel.ConnectTimeoutException) {
+                return true;
+            }
+            if (t instanceof PgException pg && isOutageState(pg.getSqlState())) {
+                return true;
+            }
+            // The pool's "no connection in time" and a connection dropped mid-statement carry no type of their own.
+            String type = t.getClass().getName();
+            if (type.equals("io.vertx.core.impl.NoStackTraceTimeoutException")
+                    || type.equals("io.vertx.core.http.ConnectionPoolTooBusyException")
+                    || (t instanceof IOException && "Connection reset by peer".equals(t.getMessage()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** SQLSTATE classes that say the server is gone or full, not that the statement is wrong. */
+    static boolean isOutageState(String sqlState) {
+        return sqlState != null && (sqlState.startsWith("08") // connection exception
+                || sqlState.equals("57P01") || sqlState.equals("57P02") || sqlState.equals("57P03") // shutting down, starting up
+                || sqlState.equals("53300")); // too many connections
+    }
+
+    /** Records the outage this failure shows and words it for the caller. */
+    public A2AException.Unavailable outage(Throwable failure) {
+        Instant now = Instant.now();
+        if (downSince.compareAndSet(null, now)) {
+            LOG.warnf("Database unreachable (%s); requests are answered 503/UNAVAILABLE until it is back."
+                    + " Probing every %d ms.", summary(failure), config.probeInterval().toMillis());
+            startProbe();
+        }
+        return new A2AException.Unavailable(config.retryAfter());
+    }
+
+    /** Whether an outage is being ridden out right now. */
+    public boolean isDown() {
+        return downSince.get() != null;
+    }
+
+    private synchronized void startProbe() {
+        if (probeTimer >= 0) {
+            return;
+        }
+        probeTimer = vertx.setPeriodic(config.probeInterval().toMillis(), id -> pool.query("SELECT 1").execute()
+                .subscribe().with(ok -> recovered(), ignored -> {
+                    // still down: the WARN already said so
+                }));
+    }
+
+    private synchronized void recovered() {
+        Instant since = downSince.getAndSet(null);
+        if (probeTimer >= 0) {
+            vertx.cancelTimer(probeTimer);
+            probeTimer = -1;
+        }
+        if (since != null) {
+            LOG.infof("Database reachable again after an outage of %d ms", Duration.between(since, Instant.now()).toMillis());
+        }
+    }
+
+    @PreDestroy
+    synchronized void stop() {
+        if (probeTimer >= 0) {
+            vertx.cancelTimer(probeTimer);
+            probeTimer = -1;
+        }
+    }
+
+    /** The innermost cause's type and message: enough to tell refused from reset from full, without a trace. */
+    private static String summary(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
+    }
+}

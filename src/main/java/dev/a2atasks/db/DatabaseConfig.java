@@ -1,0 +1,18 @@
+package dev.a2atasks.db;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+@ConfigMapping(prefix = "a2a.database")
+public interface DatabaseConfig {
+
+    /** What a request refused during a database outage tells the caller to wait (Retry-After, RetryInfo). */
+    @WithDefault("2s")
+    Duration retryAfter();
+
+    /** How often an unreachable database is probed, so its return is noticed (and logged) without traffic. */
+    @WithDefault("1s")
+    Duration probeInterval();
+}
