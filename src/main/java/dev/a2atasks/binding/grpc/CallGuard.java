@@ -1,5 +1,6 @@
 package dev.a2atasks.binding.grpc;
 
+import dev.a2atasks.binding.json.HttpLimitsConfig;
 import dev.a2atasks.protocol.ProtocolVersion;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -36,12 +37,38 @@ public class CallGuard implements ServerInterceptor {
     private static final Metadata.Key<String> GRPC_MESSAGE = Metadata.Key.of("grpc-message", Metadata.ASCII_STRING_MARSHALLER);
     static final Context.Key<String> REQUESTED_VERSION = Context.key("a2a-version");
 
+    private final HttpLimitsConfig limits;
+
+    CallGuard(HttpLimitsConfig limits) {
+        this.limits = limits;
+    }
+
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         EncodedMessages<Q, R> encoded = new EncodedMessages<>(call);
+        if (size(headers) > limits.maxHeaderBytes()) {
+            // The same limit as HTTP's header block, answered as a status rather than a reset stream.
+            encoded.close(Status.INVALID_ARGUMENT.withDescription("The request metadata is larger than this service accepts ("
+                    + limits.maxHeaderBytes() + " bytes)"), new Metadata());
+            return new ServerCall.Listener<>() {
+            };
+        }
         Context context = Context.current().withValue(REQUESTED_VERSION, headers.get(VERSION));
         ServerCall.Listener<Q> listener = Contexts.interceptCall(context, encoded, headers, next);
-        return new DecodedOrRefused<>(listener, encoded);
+        return new DecodedOrRefused<>(listener, encoded, limits.maxGrpcMessageBytes());
+    }
+
+    /** Names and values as they travel (binary values base64-encoded, as on the wire), roughly what HTTP/2 counts. */
+    private static long size(Metadata headers) {
+        long size = 0;
+        for (String key : headers.keys()) {
+            Metadata.Key<?> typed = key.endsWith(Metadata.BINARY_HEADER_SUFFIX)
+                    ? Metadata.Key.of(key, Metadata.BINARY_BYTE_MARSHALLER) : Metadata.Key.of(key, Metadata.ASCII_STRING_MARSHALLER);
+            for (Object value : headers.getAll(typed)) {
+                size += key.length() + 32 + (value instanceof byte[] b ? (b.length + 2) / 3 * 4 : value.toString().length());
+            }
+        }
+        return size;
     }
 
     /** Writes the status message into {@code grpc-message} itself, encoded as gRPC says. */
@@ -69,22 +96,34 @@ public class CallGuard implements ServerInterceptor {
     /** Tells "the client sent bytes we could not decode" apart from every other way a call ends. */
     private static final class DecodedOrRefused<Q, R> extends ForwardingServerCallListener.SimpleForwardingServerCallListener<Q> {
         private final EncodedMessages<Q, R> call;
+        private final int maxBytes;
         private boolean received;
 
-        DecodedOrRefused(ServerCall.Listener<Q> delegate, EncodedMessages<Q, R> call) {
+        DecodedOrRefused(ServerCall.Listener<Q> delegate, EncodedMessages<Q, R> call, int maxBytes) {
             super(delegate);
             this.call = call;
+            this.maxBytes = maxBytes;
         }
 
         @Override
         public void onMessage(Q message) {
             received = true;
+            // The transport's own limit sits above this one (quarkus.grpc.server.max-inbound-message-size)
+            // because its refusal carries no message; this one says what happened.
+            if (message instanceof com.google.protobuf.MessageLite proto && proto.getSerializedSize() > maxBytes) {
+                call.close(Status.RESOURCE_EXHAUSTED.withDescription("The request message is larger than this service accepts ("
+                        + maxBytes + " bytes)"), new Metadata());
+                return;
+            }
             super.onMessage(message);
         }
 
         @Override
         public void onHalfClose() {
-            if (!received && !call.closed) {
+            if (call.closed) {
+                return; // refused above; the method never ran
+            }
+            if (!received) {
                 // Every A2A method takes exactly one request message: none arriving before the
                 // client's half-close means the transport dropped one it could not parse.
                 String type = call.getMethodDescriptor().getRequestMarshaller() instanceof io.grpc.MethodDescriptor.ReflectableMarshaller<?> m

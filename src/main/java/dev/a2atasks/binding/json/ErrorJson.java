@@ -45,6 +45,17 @@ public final class ErrorJson {
         return details;
     }
 
+    /** {@code {"jsonrpc":"2.0","id":id,"error":{"code","message","data"}}}, the JSON-RPC error response (spec §9). */
+    public static ObjectNode jsonRpcBody(com.fasterxml.jackson.databind.JsonNode id, A2AException error) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode().put("jsonrpc", "2.0");
+        body.set("id", id);
+        body.putObject("error")
+                .put("code", error.kind().jsonRpcCode())
+                .put("message", error.getMessage())
+                .set("data", details(error));
+        return body;
+    }
+
     /** {@code {"error":{"code","status","message","details"}}}, the HTTP+JSON error body (spec §11.6). */
     public static ObjectNode httpBody(A2AException error) {
         ObjectNode body = JsonNodeFactory.instance.objectNode();

@@ -20,6 +20,13 @@ public record HttpError(int status, String mediaType, Map<String, String> header
         return new HttpError(error.kind().httpStatus(), mediaType(accept), headers(error), body);
     }
 
+    /** The same refusal as a JSON-RPC error response (no request id could be read), with the HTTP status kept. */
+    public static HttpError ofJsonRpc(A2AException error) {
+        byte[] body = ErrorJson.jsonRpcBody(com.fasterxml.jackson.databind.node.NullNode.instance, error).toString()
+                .getBytes(StandardCharsets.UTF_8);
+        return new HttpError(error.kind().httpStatus(), "application/json", headers(error), body);
+    }
+
     /**
      * Headers every HTTP binding adds to this error: {@code WWW-Authenticate} for a credentials
      * problem, {@code Retry-After} (seconds) for an error a retry can cure.

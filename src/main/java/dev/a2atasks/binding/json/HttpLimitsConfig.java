@@ -4,9 +4,11 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * Limits on the HTTP request line and headers that are answered with an A2A error body (414,
- * 431). Keep them below the HTTP codec's limits ({@code quarkus.http.limits.max-initial-line-length},
- * {@code quarkus.http.limits.max-header-size}): what the codec refuses gets no body at all.
+ * Request limits that are answered in the binding's own error shape: HTTP 414/431 with an A2A
+ * error body, gRPC INVALID_ARGUMENT / RESOURCE_EXHAUSTED with a message. Keep each below the
+ * transport's own limit ({@code quarkus.http.limits.max-initial-line-length}, {@code
+ * quarkus.http.limits.max-header-size}, {@code quarkus.grpc.server.max-inbound-message-size}):
+ * what the transport refuses gets an empty answer.
  */
 @ConfigMapping(prefix = "a2a.http.limits")
 public interface HttpLimitsConfig {
@@ -15,7 +17,11 @@ public interface HttpLimitsConfig {
     @WithDefault("16384")
     int maxRequestLineChars();
 
-    /** Largest header block served, in bytes (names, values and separators). */
+    /** Largest header block (HTTP) or metadata (gRPC) served, in bytes (names, values and separators). */
     @WithDefault("16384")
     int maxHeaderBytes();
+
+    /** Largest gRPC request message served, in bytes. */
+    @WithDefault("4194304")
+    int maxGrpcMessageBytes();
 }

@@ -1,8 +1,13 @@
 package dev.a2atasks.binding.json;
 
+import java.util.Optional;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.error.ErrorKind;
 import dev.a2atasks.protocol.Failures;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -28,10 +33,13 @@ public class HttpRefusals {
 
     private final HttpLimitsConfig limits;
     private final Failures failures;
+    private final long maxBodyBytes;
 
-    HttpRefusals(HttpLimitsConfig limits, Failures failures) {
+    HttpRefusals(HttpLimitsConfig limits, Failures failures,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBody) {
         this.limits = limits;
         this.failures = failures;
+        this.maxBodyBytes = maxBody.map(MemorySize::asLongValue).orElse(Long.MAX_VALUE);
     }
 
     void register(@Observes Router router) {
@@ -57,6 +65,13 @@ public class HttpRefusals {
         }
         if (headerBytes > limits.maxHeaderBytes()) {
             respond(context, A2AException.Rejected.ofHttpStatus(431));
+            return;
+        }
+        // A declared body over the limit: answered here, with a body, before the framework's empty 413.
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (length != null && length.length() < 19 && length.chars().allMatch(Character::isDigit)
+                && Long.parseLong(length) > maxBodyBytes) {
+            respond(context, A2AException.Rejected.ofHttpStatus(413));
             return;
         }
         String uri = request.uri();
@@ -87,10 +102,16 @@ public class HttpRefusals {
             context.response().close(); // nothing sensible can follow a started response
             return;
         }
-        HttpError http = HttpError.of(error, context.request().getHeader(HttpHeaders.ACCEPT));
+        HttpError http = isJsonRpc(context.request()) ? HttpError.ofJsonRpc(error)
+                : HttpError.of(error, context.request().getHeader(HttpHeaders.ACCEPT));
         context.response().setStatusCode(http.status()).putHeader(HttpHeaders.CONTENT_TYPE, http.mediaType());
         http.headers().forEach(context.response()::putHeader);
         context.response().end(Buffer.buffer(http.body()));
+    }
+
+    /** The JSON-RPC endpoint: its callers read JSON-RPC error objects, whatever refused them. */
+    private static boolean isJsonRpc(HttpServerRequest request) {
+        return request.method() == io.vertx.core.http.HttpMethod.POST && "/".equals(request.path());
     }
 
     private static boolean isGrpc(HttpServerRequest request) {

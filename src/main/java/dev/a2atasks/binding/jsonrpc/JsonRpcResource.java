@@ -183,14 +183,7 @@ public class JsonRpcResource {
      */
     private Response error(JsonNode id, Throwable failure) {
         A2AException error = failures.classify(failure, "JSON-RPC");
-        byte[] body = envelope(id, json -> {
-            json.writeObjectFieldStart("error");
-            json.writeNumberField("code", error.kind().jsonRpcCode());
-            json.writeStringField("message", error.getMessage());
-            json.writeFieldName("data");
-            json.writeTree(ErrorJson.details(error));
-            json.writeEndObject();
-        });
+        byte[] body = ErrorJson.jsonRpcBody(id, error).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         int status = error instanceof A2AException.Unauthenticated || error instanceof A2AException.Unavailable
                 ? error.kind().httpStatus() : 200;
         Response.ResponseBuilder response = Response.status(status).type(MediaType.APPLICATION_JSON).entity(body);
