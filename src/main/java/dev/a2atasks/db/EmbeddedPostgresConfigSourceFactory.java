@@ -27,6 +27,8 @@ public final class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFa
 
     static final String REACTIVE_URL = "quarkus.datasource.reactive.url";
     static final String ENABLED = "a2a.embedded-postgres.enabled";
+    /** Set by the dev and test profiles only: the class whose static ensureStarted() starts the server. */
+    static final String LAUNCHER = "a2a.embedded-postgres.launcher";
     private static final Logger LOG = Logger.getLogger(EmbeddedPostgresConfigSourceFactory.class);
 
     @Override
@@ -43,12 +45,13 @@ public final class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFa
         if (isSet(enabled) && !Boolean.parseBoolean(enabled.getValue())) {
             return List.of(); // the user takes care of the database some other way
         }
-        if (!EmbeddedPostgres.available()) {
+        ConfigValue launcher = context.getValue(LAUNCHER);
+        if (!isSet(launcher)) {
             throw new IllegalStateException("No database configured: set " + REACTIVE_URL
                     + " (e.g. postgresql://db.example:5432/a2a, or the env var QUARKUS_DATASOURCE_REACTIVE_URL)"
                     + " and quarkus.datasource.username/password. The embedded PostgreSQL exists only in the dev run and the tests.");
         }
-        int port = EmbeddedPostgres.ensureStarted();
+        int port = start(launcher.getValue());
         LOG.warnf("No %s configured: using an embedded PostgreSQL on 127.0.0.1:%d (for development and tests only)",
                 REACTIVE_URL, port);
         String hostPortDb = "//127.0.0.1:" + port + "/postgres";
@@ -62,6 +65,22 @@ public final class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFa
     @Override
     public OptionalInt getPriority() {
         return OptionalInt.of(50);
+    }
+
+    /**
+     * Starts the embedded server through the class the dev and test profiles name. Nothing in the
+     * application names it in code, so neither the packaged application nor native-image analysis
+     * can reach it, or the dev/test-only library behind it (Maven scope "provided").
+     */
+    private static int start(String launcherClass) {
+        try {
+            return (int) Class.forName(launcherClass, true, EmbeddedPostgresConfigSourceFactory.class.getClassLoader())
+                    .getMethod("ensureStarted").invoke(null);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite ? ite.getCause() : e;
+            throw new IllegalStateException("No database configured (" + REACTIVE_URL + ") and the embedded PostgreSQL ("
+                    + launcherClass + ") could not be started: " + cause, cause);
+        }
     }
 
     private static boolean isSet(ConfigValue value) {

@@ -20,6 +20,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         // packs, prints and parses these; a native image must keep exactly these classes.
         ErrorInfo.class, ErrorInfo.Builder.class,
         BadRequest.class, BadRequest.Builder.class, BadRequest.FieldViolation.class, BadRequest.FieldViolation.Builder.class,
+        com.google.rpc.LocalizedMessage.class, com.google.rpc.LocalizedMessage.Builder.class,
         RetryInfo.class, RetryInfo.Builder.class,
         com.google.protobuf.Duration.class, com.google.protobuf.Duration.Builder.class })
 public final class ErrorDetails {
