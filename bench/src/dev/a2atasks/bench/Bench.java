@@ -32,12 +32,14 @@ import dev.a2atasks.proto.v1.Task;
  * <pre>
  * bench/run [--quick] [--db-url postgresql://host:port/db --db-user u --db-password p] [--skip-generate]
  * bench/run --generate-only --db-url ...     (fill a database, e.g. the dev run's, and stop)
+ * bench/run --startup-only [--native [PATH]] (only the start-up table; with the native executable beside the JVM)
+ * bench/run --native-smoke [PATH]            (black-box check of the native executable on all bindings)
  * </pre>
  */
 public final class Bench {
 
-    private static final Path OUT = Path.of("target/bench");
-    private static final Path PRIVATE_KEY = Path.of("src/test/resources/keys/privateKey.pem");
+    static final Path OUT = Path.of("target/bench");
+    static final Path PRIVATE_KEY = Path.of("src/test/resources/keys/privateKey.pem");
     private static final Path PUBLIC_KEY = Path.of("src/test/resources/keys/publicKey.pem");
     private static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
 
@@ -66,6 +68,10 @@ public final class Bench {
 
     private void run(Map<String, String> options) throws Exception {
         Files.createDirectories(OUT);
+        if (options.containsKey("native-smoke")) {
+            NativeSmoke.run(nativeExecutable(Map.of("native", options.get("native-smoke"))));
+            return;
+        }
         Database db = options.containsKey("db-url")
                 ? Database.external(options.get("db-url"), options.getOrDefault("db-user", "postgres"), options.getOrDefault("db-password", ""))
                 : Database.embedded();
@@ -83,7 +89,7 @@ public final class Bench {
             try (Service migrate = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 System.out.println("schema ready");
             }
-            startup(env, java);
+            startup(env, java, nativeExecutable(options));
             tables.forEach(t -> System.out.println(t.render()));
             db.close();
             return;
@@ -102,7 +108,7 @@ public final class Bench {
             walk(service, db);
             tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));
         }
-        startup(env, java);
+        startup(env, java, nativeExecutable(options));
 
         Table summary = new Table("Targets", "target", "measured", "met");
         targets.forEach((name, value) -> {
@@ -279,20 +285,35 @@ public final class Bench {
 
     // --- e. start-up -----------------------------------------------------------------------------
 
-    private void startup(Map<String, String> env, Path jdk17) throws Exception {
+    /** The native executable to measure beside the JVM: {@code --native PATH}, or {@code --native} for the build's default path. */
+    private static Path nativeExecutable(Map<String, String> options) {
+        String value = options.get("native");
+        if (value == null) {
+            return null;
+        }
+        Path path = value.equals("true") ? Path.of("target/a2a-tasks-0.1.0-SNAPSHOT-runner") : Path.of(value);
+        if (!Files.isExecutable(path)) {
+            throw new IllegalArgumentException("--native: no executable at " + path + " (build it: README \"Native\")");
+        }
+        return path;
+    }
+
+    private void startup(Map<String, String> env, Path jdk17, Path nativeExecutable) throws Exception {
         int runs = quick ? 1 : 3;
-        Table table = new Table("e. Start-up of the packaged JVM application to its first served request (Agent Card), median of "
-                + runs, "JVM", "start-up ms", "RSS MiB after first request");
+        Table table = new Table("e. Start-up of the packaged application to its first served request (Agent Card), median of "
+                + runs + ", schema already migrated", "application", "start-up ms", "RSS MiB after first request",
+                "RSS MiB after 1,000 ListTasks");
         String jdk = "JDK " + System.getProperty("java.specification.version");
-        double plain = startups(table, jdk, jdk17, List.of(), env, runs);
+        double plain = startups(table, jdk, env, runs, log -> Service.start(jdk17, List.of(), env, log));
         Path appCds = Path.of("target/quarkus-app/app-cds.jsa").toAbsolutePath();
         double withCds = Files.exists(appCds)
-                ? startups(table, jdk + " + AppCDS (built by quarkus.package.jar.appcds)", jdk17, List.of("-XX:SharedArchiveFile=" + appCds), env, runs)
+                ? startups(table, jdk + " + AppCDS (built by quarkus.package.jar.appcds)", env, runs,
+                        log -> Service.start(jdk17, List.of("-XX:SharedArchiveFile=" + appCds), env, log))
                 : Double.NaN;
         targets.put("JVM start-up to first request < 2 s (no AOT cache)", String.format("%.0f ms (with AppCDS %.0f ms)|%s", plain, withCds,
                 Math.min(plain, Double.isNaN(withCds) ? plain : withCds) < 2000 ? "yes" : "no"));
         if (Files.isExecutable(JDK25)) {
-            startups(table, "JDK 25", JDK25, List.of(), env, runs);
+            startups(table, "JDK 25", env, runs, log -> Service.start(JDK25, List.of(), env, log));
             Path cache = OUT.resolve("app.aot").toAbsolutePath();
             Files.deleteIfExists(cache);
             try (Service training = Service.start(JDK25, List.of("-XX:AOTCacheOutput=" + cache), env, OUT.resolve("service-aot-training.log"))) {
@@ -305,7 +326,8 @@ public final class Bench {
                 clients.httpList(Clients.token(PRIVATE_KEY, "bench", "big"), "").call();
             }
             if (Files.exists(cache)) {
-                double aot = startups(table, "JDK 25 + AOT cache", JDK25, List.of("-XX:AOTCache=" + cache), env, runs);
+                double aot = startups(table, "JDK 25 + AOT cache", env, runs,
+                        log -> Service.start(JDK25, List.of("-XX:AOTCache=" + cache), env, log));
                 table.note(String.format("The AOT cache (JEP 483/514, trained by one run serving ListTasks) starts the service in %.0f%% of the time.",
                         100 * aot / plain));
             } else {
@@ -314,28 +336,48 @@ public final class Bench {
         } else {
             table.note("No JDK 25 at " + JDK25 + ": AOT cache not measured.");
         }
+        if (nativeExecutable != null) {
+            double nat = startups(table, "native executable (" + nativeExecutable.getFileName() + ")", env, runs,
+                    log -> Service.startNative(nativeExecutable, env, log));
+            table.note(String.format("The native executable starts the service in %.1f%% of the JVM's time (%s).", 100 * nat / plain, jdk));
+        } else {
+            table.note("No native executable measured (bench/run --native [PATH]).");
+        }
         tables.add(table);
     }
 
-    private static double startups(Table table, String label, Path java, List<String> flags, Map<String, String> env, int runs)
-            throws Exception {
+    private interface Launcher {
+        Service start(Path log) throws Exception;
+    }
+
+    /** Start-up median over the runs; RSS after the first answer and, on the last run, after 1,000 ListTasks over HTTP+JSON. */
+    private static double startups(Table table, String label, Map<String, String> env, int runs, Launcher launcher) throws Exception {
         long[] millis = new long[runs];
         double rss = 0;
+        double rssLoaded = 0;
         for (int i = 0; i < runs; i++) {
-            try (Service s = Service.start(java, flags, env, OUT.resolve("service-startup.log"))) {
+            try (Service s = launcher.start(OUT.resolve("service-startup.log"))) {
                 millis[i] = s.startupMillis;
                 rss = s.rssMiB();
+                if (i == runs - 1) {
+                    java.util.concurrent.Callable<?> list = new Clients("127.0.0.1", s.port, null)
+                            .httpList(Clients.token(PRIVATE_KEY, "bench", "big"), "");
+                    for (int k = 0; k < 1_000; k++) {
+                        list.call();
+                    }
+                    rssLoaded = s.rssMiB();
+                }
             }
         }
         Arrays.sort(millis);
         double median = millis[runs / 2];
-        table.row(label, median, rss);
+        table.row(label, median, rss, rssLoaded);
         return median;
     }
 
     // --- set-up ----------------------------------------------------------------------------------
 
-    private static Map<String, String> serviceEnvironment(Database db) {
+    static Map<String, String> serviceEnvironment(Database db) {
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         Map<String, String> env = new HashMap<>();

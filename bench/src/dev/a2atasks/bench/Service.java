@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
-/** The packaged service (target/quarkus-app) as a child process, the way it runs in production. */
+/** The packaged service (target/quarkus-app, or the native executable) as a child process, the way it runs in production. */
 final class Service implements AutoCloseable {
 
     final int port;
@@ -39,6 +39,17 @@ final class Service implements AutoCloseable {
         command.addAll(jvmFlags);
         command.addAll(List.of("-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1", "-jar",
                 Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString()));
+        return start(command, port, env, log);
+    }
+
+    /** Starts the native executable (same configuration, as system properties) and waits for its first answer. */
+    static Service startNative(Path executable, Map<String, String> env, Path log) throws Exception {
+        int port = freePort();
+        return start(List.of(executable.toAbsolutePath().toString(), "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1"),
+                port, env, log);
+    }
+
+    private static Service start(List<String> command, int port, Map<String, String> env, Path log) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(env);
         long t0 = System.nanoTime();
