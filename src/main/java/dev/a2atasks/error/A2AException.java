@@ -13,6 +13,7 @@ import java.util.Optional;
  */
 public abstract sealed class A2AException extends RuntimeException
         permits A2AException.InvalidParams, A2AException.TaskNotFound, A2AException.UnsupportedOperation,
+        A2AException.PushNotificationNotSupported,
         A2AException.VersionNotSupported, A2AException.Unauthenticated, A2AException.Unavailable,
         A2AException.Internal, A2AException.Rejected {
 
@@ -92,6 +93,21 @@ public abstract sealed class A2AException extends RuntimeException
 
         public UnsupportedOperation(String method) {
             super(ErrorKind.UNSUPPORTED_OPERATION, method + " is not supported by this server");
+            this.method = method;
+        }
+
+        @Override
+        public Map<String, String> metadata() {
+            return Map.of("method", method);
+        }
+    }
+
+    /** The agent does not offer push notifications (its card says so); the config operations answer this. */
+    public static final class PushNotificationNotSupported extends A2AException {
+        private final String method;
+
+        public PushNotificationNotSupported(String method) {
+            super(ErrorKind.PUSH_NOTIFICATION_NOT_SUPPORTED, "Push notifications are not supported by this agent (" + method + ")");
             this.method = method;
         }
 

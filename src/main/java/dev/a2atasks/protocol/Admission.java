@@ -1,13 +1,12 @@
 package dev.a2atasks.protocol;
 
-import dev.a2atasks.auth.Caller;
 import dev.a2atasks.auth.CallerResolver;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * What every A2A request passes before its operation runs, on every binding: the protocol
- * version it asks for, then the caller's credentials.
+ * version it asks for, then the caller's credentials. The result is the call's {@link CallContext}.
  */
 @ApplicationScoped
 public class Admission {
@@ -20,11 +19,11 @@ public class Admission {
         this.callers = callers;
     }
 
-    /** @param requestedVersion the A2A-Version service parameter as received; null when absent */
-    public Uni<Caller> admit(String requestedVersion) {
+    public Uni<CallContext> admit(ServiceParameters request) {
         return Uni.createFrom().deferred(() -> {
-            versions.require(requestedVersion);
-            return callers.current();
+            String version = versions.require(request.version());
+            return callers.current().map(caller -> new CallContext(caller, version, request.binding(), request.extensionUris(),
+                    request.deadline()));
         });
     }
 }

@@ -18,13 +18,17 @@ public class ProtocolVersion {
         this.config = config;
     }
 
-    /** Throws VersionNotSupported unless the requested version (null or blank: absent) is 1.0. */
-    public void require(String requested) {
+    /**
+     * The version the call asked for, when it is 1.0 (null or blank: absent, which means
+     * {@code a2a.protocol.version-when-absent}); throws VersionNotSupported otherwise.
+     */
+    public String require(String requested) {
         String version = requested == null || requested.isBlank() ? config.versionWhenAbsent() : requested.trim();
         if (!majorMinor(version).equals(SUPPORTED)) {
             String shown = version.length() > 16 ? version.substring(0, 16) + "..." : version;
             throw new A2AException.VersionNotSupported(shown, SUPPORTED);
         }
+        return version;
     }
 
     /** Patch versions do not take part in negotiation: "1.0.2" asks for 1.0. */

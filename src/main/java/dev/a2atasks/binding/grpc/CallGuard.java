@@ -1,7 +1,13 @@
 package dev.a2atasks.binding.grpc;
 
 import dev.a2atasks.binding.json.HttpLimitsConfig;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import dev.a2atasks.protocol.Binding;
 import dev.a2atasks.protocol.ProtocolVersion;
+import dev.a2atasks.protocol.ServiceParameters;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.ForwardingServerCall;
@@ -19,7 +25,8 @@ import jakarta.enterprise.context.ApplicationScoped;
  * What every gRPC call of this service passes through, outermost:
  *
  * <ul>
- * <li>the {@code a2a-version} metadata is carried to the service method (spec §10.2);</li>
+ * <li>the A2A service parameters ({@code a2a-version}, {@code a2a-extensions}) and the deadline are
+ * read once and carried to the service method (spec §10.2);</li>
  * <li>a request whose bytes protobuf cannot decode (bad UTF-8 in a string, a truncated varint,
  * a length past the end, wire types 6/7, field number 0) reaches no method: the call is closed
  * with INVALID_ARGUMENT saying so, instead of the transport's "Half-closed without a request";</li>
@@ -34,8 +41,10 @@ public class CallGuard implements ServerInterceptor {
 
     private static final Metadata.Key<String> VERSION =
             Metadata.Key.of(ProtocolVersion.HEADER.toLowerCase(java.util.Locale.ROOT), Metadata.ASCII_STRING_MARSHALLER);
+    private static final Metadata.Key<String> EXTENSIONS = Metadata.Key.of("a2a-extensions", Metadata.ASCII_STRING_MARSHALLER);
     private static final Metadata.Key<String> GRPC_MESSAGE = Metadata.Key.of("grpc-message", Metadata.ASCII_STRING_MARSHALLER);
-    static final Context.Key<String> REQUESTED_VERSION = Context.key("a2a-version");
+    /** The call's A2A service parameters, read once here for the service method (spec §10.2). */
+    static final Context.Key<ServiceParameters> PARAMETERS = Context.key("a2a-service-parameters");
 
     private final HttpLimitsConfig limits;
 
@@ -53,7 +62,11 @@ public class CallGuard implements ServerInterceptor {
             return new ServerCall.Listener<>() {
             };
         }
-        Context context = Context.current().withValue(REQUESTED_VERSION, headers.get(VERSION));
+        Context current = Context.current();
+        Optional<Instant> deadline = Optional.ofNullable(current.getDeadline())
+                .map(d -> Instant.now().plusNanos(d.timeRemaining(TimeUnit.NANOSECONDS)));
+        String extensions = headers.getAll(EXTENSIONS) == null ? null : String.join(",", headers.getAll(EXTENSIONS));
+        Context context = current.withValue(PARAMETERS, new ServiceParameters(Binding.GRPC, headers.get(VERSION), extensions, deadline));
         ServerCall.Listener<Q> listener = Contexts.interceptCall(context, encoded, headers, next);
         return new DecodedOrRefused<>(listener, encoded, limits.maxGrpcMessageBytes());
     }

@@ -17,7 +17,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 /**
- * Refusals the HTTP layer makes before any binding runs, in the binding's error shape: an unknown
+ * The HTTP layer's filter and refusals. The filter records each request's A2A service parameters
+ * once ({@link HttpServiceParameters}) and routes a custom method whose colon is escaped. Refusals the HTTP layer makes before any binding runs, in the binding's error shape: an unknown
  * path, a method a path does not take, a URL with a bad percent-escape, a body, URL or header
  * block over the limits. Without this they leave with the framework's empty bodies.
  *
@@ -82,7 +83,28 @@ public class HttpRefusals {
             respond(context, invalid);
             return;
         }
+        String path = request.path();
+        int escapedColon = path.lastIndexOf('/') < 0 ? -1 : indexOfEscapedColon(path);
+        if (escapedColon >= 0) {
+            // "/tasks/x%3Acancel" is the custom method ":cancel" with its colon escaped, as some clients send it.
+            context.reroute(request.method(), path.substring(0, escapedColon) + ":" + path.substring(escapedColon + 3)
+                    + (q < 0 ? "" : uri.substring(q)));
+            return;
+        }
+        HttpServiceParameters.record(context);
         context.next();
+    }
+
+    /** Where the last path segment escapes the colon of an A2A custom method (":cancel", ":subscribe", ":send", ":stream"), or -1. */
+    private static int indexOfEscapedColon(String path) {
+        String last = path.substring(path.lastIndexOf('/') + 1);
+        int at = last.toLowerCase(java.util.Locale.ROOT).lastIndexOf("%3a");
+        if (at < 0) {
+            return -1;
+        }
+        String verb = last.substring(at + 3);
+        return verb.equals("cancel") || verb.equals("subscribe") || verb.equals("send") || verb.equals("stream")
+                ? path.length() - last.length() + at : -1;
     }
 
     private A2AException refusal(RoutingContext context, int status) {

@@ -3,7 +3,20 @@ package dev.a2atasks.binding.jsonrpc;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.function.BiFunction;
+import java.util.EnumMap;
+import java.util.Map;
+
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+
+import dev.a2atasks.proto.v1.CancelTaskRequest;
+import dev.a2atasks.proto.v1.DeleteTaskPushNotificationConfigRequest;
+import dev.a2atasks.proto.v1.GetExtendedAgentCardRequest;
+import dev.a2atasks.proto.v1.GetTaskPushNotificationConfigRequest;
+import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsRequest;
+import dev.a2atasks.proto.v1.SendMessageRequest;
+import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
+import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -11,18 +24,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 
-import dev.a2atasks.auth.Caller;
 import dev.a2atasks.binding.json.ErrorJson;
 import dev.a2atasks.binding.json.HttpError;
 import dev.a2atasks.binding.json.HttpServiceParameters;
+import dev.a2atasks.binding.json.ProtoBodies;
 import dev.a2atasks.binding.json.TaskJson;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.protocol.A2AMethod;
+import dev.a2atasks.protocol.A2AOperations;
 import dev.a2atasks.protocol.Admission;
+import dev.a2atasks.protocol.CallContext;
 import dev.a2atasks.protocol.Failures;
-import dev.a2atasks.task.TaskQueryService;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -51,19 +65,54 @@ public class JsonRpcResource {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
+
+    /** One port call per A2A method: decode its params, call, and say how to write the result. */
+    private interface Operation {
+        Uni<Writer> run(A2AOperations port, CallContext call, JsonNode params);
+    }
+
+    /** Method name to port call, the JSON-RPC binding's only dispatch. */
+    private static final Map<A2AMethod, Operation> OPERATIONS = new EnumMap<>(A2AMethod.class);
+
+    static {
+        OPERATIONS.put(A2AMethod.LIST_TASKS, (port, c, p) -> port.listTasks(c, JsonRpcParams.listTasks(p))
+                .map(page -> json -> TaskJson.writePage(json, page)));
+        OPERATIONS.put(A2AMethod.GET_TASK, (port, c, p) -> port.getTask(c, JsonRpcParams.getTask(p))
+                .map(task -> json -> TaskJson.writeTask(json, task)));
+        OPERATIONS.put(A2AMethod.SEND_MESSAGE, (port, c, p) -> port.sendMessage(c, params(p, SendMessageRequest.newBuilder()))
+                .map(JsonRpcResource::proto));
+        OPERATIONS.put(A2AMethod.SEND_STREAMING_MESSAGE, (port, c, p) -> port.sendStreamingMessage(c,
+                params(p, SendMessageRequest.newBuilder())).toUni().map(JsonRpcResource::proto));
+        OPERATIONS.put(A2AMethod.CANCEL_TASK, (port, c, p) -> port.cancelTask(c, params(p, CancelTaskRequest.newBuilder()))
+                .map(task -> json -> TaskJson.writeTask(json, task)));
+        OPERATIONS.put(A2AMethod.SUBSCRIBE_TO_TASK, (port, c, p) -> port.subscribeToTask(c, params(p, SubscribeToTaskRequest.newBuilder()))
+                .toUni().map(JsonRpcResource::proto));
+        OPERATIONS.put(A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG, (port, c, p) -> port.createTaskPushNotificationConfig(c,
+                params(p, TaskPushNotificationConfig.newBuilder())).map(JsonRpcResource::proto));
+        OPERATIONS.put(A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG, (port, c, p) -> port.getTaskPushNotificationConfig(c,
+                params(p, GetTaskPushNotificationConfigRequest.newBuilder())).map(JsonRpcResource::proto));
+        OPERATIONS.put(A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS, (port, c, p) -> port.listTaskPushNotificationConfigs(c,
+                params(p, ListTaskPushNotificationConfigsRequest.newBuilder())).map(JsonRpcResource::proto));
+        OPERATIONS.put(A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG, (port, c, p) -> port.deleteTaskPushNotificationConfig(c,
+                params(p, DeleteTaskPushNotificationConfigRequest.newBuilder())).map(JsonRpcResource::proto));
+        OPERATIONS.put(A2AMethod.GET_EXTENDED_AGENT_CARD, (port, c, p) -> port.getExtendedAgentCard(c,
+                params(p, GetExtendedAgentCardRequest.newBuilder())).map(JsonRpcResource::proto));
+    }
+
     private final Admission admission;
-    private final TaskQueryService service;
+    private final A2AOperations port;
     private final Failures failures;
 
-    JsonRpcResource(Admission admission, TaskQueryService service, Failures failures) {
+    JsonRpcResource(Admission admission, A2AOperations port, Failures failures) {
         this.admission = admission;
-        this.service = service;
+        this.port = port;
         this.failures = failures;
     }
 
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> call(HttpServerRequest http, HttpHeaders headers, byte[] body) {
+    public Uni<Response> call(RoutingContext http, HttpHeaders headers, byte[] body) {
         if (!isJson(headers.getMediaType())) {
             return Uni.createFrom().item(error(NullNode.instance,
                     JsonRpcError.invalidRequest("Content-Type must be application/json (or application/a2a+json)")));
@@ -106,23 +155,27 @@ public class JsonRpcResource {
                     + (methodName.length() > 64 ? methodName.substring(0, 64) + "..." : methodName))));
         }
         JsonNode params = request.hasNonNull("params") ? request.get("params") : MAPPER.createObjectNode();
-        return admission.admit(HttpServiceParameters.version(http))
-                .chain(caller -> invoke(method, caller, params))
+        return admission.admit(HttpServiceParameters.of(http))
+                .chain(call -> invoke(method, call, params))
                 .map(result -> Response.ok(result(id, result), MediaType.APPLICATION_JSON).build())
                 .onFailure().recoverWithItem(failure -> error(id, failure));
     }
 
-    private Uni<Writer> invoke(A2AMethod method, Caller caller, JsonNode params) {
+    private Uni<Writer> invoke(A2AMethod method, CallContext call, JsonNode params) {
         if (!params.isObject()) {
             return Uni.createFrom().failure(A2AException.invalidParam("params", "params must be an object"));
         }
-        return switch (method) {
-            case LIST_TASKS -> service.listTasks(caller, JsonRpcParams.listTasks(params))
-                    .map(page -> json -> TaskJson.writePage(json, page));
-            case GET_TASK -> service.getTask(caller, JsonRpcParams.getTask(params))
-                    .map(task -> json -> TaskJson.writeTask(json, task));
-            default -> Uni.createFrom().failure(new A2AException.UnsupportedOperation(method.wireName()));
-        };
+        return OPERATIONS.get(method).run(port, call, params);
+    }
+
+    private static <M extends Message> M params(JsonNode params, Message.Builder builder) {
+        @SuppressWarnings("unchecked")
+        M message = (M) ProtoBodies.parse(params.toString(), builder, "params").build();
+        return message;
+    }
+
+    private static Writer proto(Message message) {
+        return json -> json.writeRawValue(PRINTER.print(message));
     }
 
     /** Why a parsed object is not a JSON-RPC 2.0 request, or null when it is one. */

@@ -3,15 +3,13 @@ package dev.a2atasks.binding.rest;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
-import dev.a2atasks.binding.json.HttpServiceParameters;
-import dev.a2atasks.protocol.Admission;
-import io.vertx.core.http.HttpServerRequest;
 import dev.a2atasks.binding.json.MediaTypes;
 import dev.a2atasks.binding.json.TaskJson;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.ListTasksParams;
-import dev.a2atasks.task.TaskQueryService;
+import dev.a2atasks.protocol.A2AOperations;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -19,23 +17,23 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * HTTP+JSON binding of ListTasks and GetTask (spec §11.3), plain and tenant-prefixed. Query
- * parameters arrive as text and go to the shared service untouched; unknown ones are ignored.
+ * parameters arrive as text and go to the port untouched; unknown ones are ignored.
  */
 @Path("/")
 @Produces({ MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
 public class TasksResource {
 
-    private final Admission admission;
-    private final TaskQueryService service;
+    private final RestCalls calls;
+    private final A2AOperations port;
 
-    TasksResource(Admission admission, TaskQueryService service) {
-        this.admission = admission;
-        this.service = service;
+    TasksResource(RestCalls calls, A2AOperations port) {
+        this.calls = calls;
+        this.port = port;
     }
 
     @GET
     @Path("tasks")
-    public Uni<byte[]> listTasks(HttpServerRequest request, @RestQuery String contextId, @RestQuery String status, @RestQuery String pageSize,
+    public Uni<byte[]> listTasks(RoutingContext request, @RestQuery String contextId, @RestQuery String status, @RestQuery String pageSize,
             @RestQuery String pageToken, @RestQuery String historyLength, @RestQuery String statusTimestampAfter,
             @RestQuery String includeArtifacts) {
         return list(request, null, contextId, status, pageSize, pageToken, historyLength, statusTimestampAfter, includeArtifacts);
@@ -43,7 +41,7 @@ public class TasksResource {
 
     @GET
     @Path("{tenant}/tasks")
-    public Uni<byte[]> listTenantTasks(HttpServerRequest request, @RestPath String tenant, @RestQuery String contextId, @RestQuery String status,
+    public Uni<byte[]> listTenantTasks(RoutingContext request, @RestPath String tenant, @RestQuery String contextId, @RestQuery String status,
             @RestQuery String pageSize, @RestQuery String pageToken, @RestQuery String historyLength,
             @RestQuery String statusTimestampAfter, @RestQuery String includeArtifacts) {
         return list(request, tenant, contextId, status, pageSize, pageToken, historyLength, statusTimestampAfter, includeArtifacts);
@@ -51,25 +49,25 @@ public class TasksResource {
 
     @GET
     @Path("tasks/{id}")
-    public Uni<byte[]> getTask(HttpServerRequest request, @RestPath String id, @RestQuery String historyLength) {
+    public Uni<byte[]> getTask(RoutingContext request, @RestPath String id, @RestQuery String historyLength) {
         return get(request, null, id, historyLength);
     }
 
     @GET
     @Path("{tenant}/tasks/{id}")
-    public Uni<byte[]> getTenantTask(HttpServerRequest request, @RestPath String tenant, @RestPath String id, @RestQuery String historyLength) {
+    public Uni<byte[]> getTenantTask(RoutingContext request, @RestPath String tenant, @RestPath String id, @RestQuery String historyLength) {
         return get(request, tenant, id, historyLength);
     }
 
-    private Uni<byte[]> list(HttpServerRequest request, String tenant, String contextId, String status, String pageSize, String pageToken,
+    private Uni<byte[]> list(RoutingContext request, String tenant, String contextId, String status, String pageSize, String pageToken,
             String historyLength, String statusTimestampAfter, String includeArtifacts) {
         ListTasksParams params = new ListTasksParams(tenant, contextId, status, pageSize, pageToken, historyLength,
                 statusTimestampAfter, includeArtifacts);
-        return admission.admit(HttpServiceParameters.version(request)).chain(caller -> service.listTasks(caller, params)).map(TaskJson::page);
+        return calls.call(request, c -> port.listTasks(c, params)).map(TaskJson::page);
     }
 
-    private Uni<byte[]> get(HttpServerRequest request, String tenant, String id, String historyLength) {
+    private Uni<byte[]> get(RoutingContext request, String tenant, String id, String historyLength) {
         GetTaskParams params = new GetTaskParams(tenant, id, historyLength);
-        return admission.admit(HttpServiceParameters.version(request)).chain(caller -> service.getTask(caller, params)).map(TaskJson::task);
+        return calls.call(request, c -> port.getTask(c, params)).map(TaskJson::task);
     }
 }

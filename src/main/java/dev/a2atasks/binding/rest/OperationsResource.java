@@ -1,0 +1,171 @@
+package dev.a2atasks.binding.rest;
+
+import java.nio.charset.StandardCharsets;
+
+import org.jboss.resteasy.reactive.RestPath;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+
+import dev.a2atasks.binding.json.MediaTypes;
+import dev.a2atasks.binding.json.ProtoBodies;
+import dev.a2atasks.binding.json.TaskJson;
+import dev.a2atasks.proto.v1.CancelTaskRequest;
+import dev.a2atasks.proto.v1.DeleteTaskPushNotificationConfigRequest;
+import dev.a2atasks.proto.v1.GetExtendedAgentCardRequest;
+import dev.a2atasks.proto.v1.GetTaskPushNotificationConfigRequest;
+import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsRequest;
+import dev.a2atasks.proto.v1.SendMessageRequest;
+import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
+import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
+import dev.a2atasks.protocol.A2AOperations;
+import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * The HTTP+JSON routes of the other A2A operations (spec §11.3), plain and tenant-prefixed (a
+ * leading {tenant}). Each reads its request message (body and path) and calls the port. The
+ * streaming routes also accept {@code Accept: text/event-stream}, and SubscribeToTask is served
+ * on GET (the proto's HTTP annotation) and POST (the spec's text, and what clients send).
+ */
+@Path("/")
+@Consumes(MediaType.WILDCARD)
+@Produces({ MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
+public class OperationsResource {
+
+    private static final String STREAM = "text/event-stream";
+    private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
+
+    private final RestCalls calls;
+    private final A2AOperations port;
+
+    OperationsResource(RestCalls calls, A2AOperations port) {
+        this.calls = calls;
+        this.port = port;
+    }
+
+    @POST
+    @Path("{tenant:([^/]+/)?}message:send")
+    public Uni<byte[]> sendMessage(RoutingContext request, @RestPath String tenant, byte[] body) {
+        SendMessageRequest message = ProtoBodies.parse(text(body), SendMessageRequest.newBuilder(), "body").setTenant(tenant(tenant)).build();
+        return calls.call(request, c -> port.sendMessage(c, message)).map(OperationsResource::json);
+    }
+
+    @POST
+    @Path("{tenant:([^/]+/)?}message:stream")
+    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
+    public Uni<byte[]> sendStreamingMessage(RoutingContext request, @RestPath String tenant, byte[] body) {
+        SendMessageRequest message = ProtoBodies.parse(text(body), SendMessageRequest.newBuilder(), "body").setTenant(tenant(tenant)).build();
+        return calls.call(request, c -> port.sendStreamingMessage(c, message).toUni()).map(OperationsResource::json);
+    }
+
+    @POST
+    @Path("{tenant:([^/]+/)?}tasks/{id}:cancel")
+    public Uni<byte[]> cancelTask(RoutingContext request, @RestPath String tenant, @RestPath String id, byte[] body) {
+        CancelTaskRequest cancel = ProtoBodies.parse(text(body), CancelTaskRequest.newBuilder(), "body")
+                .setTenant(tenant(tenant)).setId(id).build();
+        return calls.call(request, c -> port.cancelTask(c, cancel)).map(TaskJson::task);
+    }
+
+    // SubscribeToTask has literal templates (no optional-tenant regex): GetTask's "tasks/{id}" would
+    // otherwise take "tasks/t1:subscribe" for GET.
+    @GET
+    @Path("tasks/{id}:subscribe")
+    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
+    public Uni<byte[]> subscribeToTask(RoutingContext request, @RestPath String id) {
+        return subscribe(request, "", id);
+    }
+
+    @POST
+    @Path("tasks/{id}:subscribe")
+    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
+    public Uni<byte[]> subscribeToTaskByPost(RoutingContext request, @RestPath String id) {
+        return subscribe(request, "", id);
+    }
+
+    @GET
+    @Path("{tenant}/tasks/{id}:subscribe")
+    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
+    public Uni<byte[]> subscribeToTenantTask(RoutingContext request, @RestPath String tenant, @RestPath String id) {
+        return subscribe(request, tenant + "/", id);
+    }
+
+    @POST
+    @Path("{tenant}/tasks/{id}:subscribe")
+    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
+    public Uni<byte[]> subscribeToTenantTaskByPost(RoutingContext request, @RestPath String tenant, @RestPath String id) {
+        return subscribe(request, tenant + "/", id);
+    }
+
+    @POST
+    @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs")
+    public Uni<byte[]> createTaskPushNotificationConfig(RoutingContext request, @RestPath String tenant, @RestPath String taskId,
+            byte[] body) {
+        TaskPushNotificationConfig config = ProtoBodies.parse(text(body), TaskPushNotificationConfig.newBuilder(), "body")
+                .setTenant(tenant(tenant)).setTaskId(taskId).build();
+        return calls.call(request, c -> port.createTaskPushNotificationConfig(c, config)).map(OperationsResource::json);
+    }
+
+    @GET
+    @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs/{id}")
+    public Uni<byte[]> getTaskPushNotificationConfig(RoutingContext request, @RestPath String tenant, @RestPath String taskId,
+            @RestPath String id) {
+        GetTaskPushNotificationConfigRequest get = GetTaskPushNotificationConfigRequest.newBuilder().setTenant(tenant(tenant))
+                .setTaskId(taskId).setId(id).build();
+        return calls.call(request, c -> port.getTaskPushNotificationConfig(c, get)).map(OperationsResource::json);
+    }
+
+    @GET
+    @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs")
+    public Uni<byte[]> listTaskPushNotificationConfigs(RoutingContext request, @RestPath String tenant, @RestPath String taskId) {
+        ListTaskPushNotificationConfigsRequest list = ListTaskPushNotificationConfigsRequest.newBuilder().setTenant(tenant(tenant))
+                .setTaskId(taskId).build();
+        return calls.call(request, c -> port.listTaskPushNotificationConfigs(c, list)).map(OperationsResource::json);
+    }
+
+    @DELETE
+    @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs/{id}")
+    public Uni<byte[]> deleteTaskPushNotificationConfig(RoutingContext request, @RestPath String tenant, @RestPath String taskId,
+            @RestPath String id) {
+        DeleteTaskPushNotificationConfigRequest delete = DeleteTaskPushNotificationConfigRequest.newBuilder().setTenant(tenant(tenant))
+                .setTaskId(taskId).setId(id).build();
+        return calls.call(request, c -> port.deleteTaskPushNotificationConfig(c, delete)).map(OperationsResource::json);
+    }
+
+    @GET
+    @Path("{tenant:([^/]+/)?}extendedAgentCard")
+    public Uni<byte[]> getExtendedAgentCard(RoutingContext request, @RestPath String tenant) {
+        GetExtendedAgentCardRequest get = GetExtendedAgentCardRequest.newBuilder().setTenant(tenant(tenant)).build();
+        return calls.call(request, c -> port.getExtendedAgentCard(c, get)).map(OperationsResource::json);
+    }
+
+    private Uni<byte[]> subscribe(RoutingContext request, String tenant, String id) {
+        SubscribeToTaskRequest subscribe = SubscribeToTaskRequest.newBuilder().setTenant(tenant(tenant)).setId(id).build();
+        return calls.call(request, c -> port.subscribeToTask(c, subscribe).toUni()).map(OperationsResource::json);
+    }
+
+    /** The path's "{tenant}/" prefix without its slash; "" when the route has none. */
+    private static String tenant(String prefix) {
+        return prefix == null || prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1);
+    }
+
+    private static String text(byte[] body) {
+        return body == null ? null : new String(body, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] json(Message message) {
+        try {
+            return PRINTER.print(message).getBytes(StandardCharsets.UTF_8);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
