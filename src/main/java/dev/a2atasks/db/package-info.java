@@ -1,0 +1,7 @@
+/**
+ * The database as a dependency: telling an outage from a bug (retryable UNAVAILABLE, one WARN and
+ * one INFO per outage), and the embedded PostgreSQL of the dev run and the tests, which only the
+ * dev/test profiles name. May use: error, the reactive pool, Vert.x; the embedded library only
+ * from {@code EmbeddedPostgres}, never by name from other code.
+ */
+package dev.a2atasks.db;
