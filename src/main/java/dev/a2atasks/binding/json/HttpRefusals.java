@@ -5,7 +5,6 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.a2atasks.error.A2AException;
-import dev.a2atasks.error.ErrorKind;
 import dev.a2atasks.protocol.Failures;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.buffer.Buffer;
@@ -18,9 +17,10 @@ import jakarta.enterprise.event.Observes;
 
 /**
  * The HTTP layer's filter and refusals. The filter records each request's A2A service parameters
- * once ({@link HttpServiceParameters}) and routes a custom method whose colon is escaped. Refusals the HTTP layer makes before any binding runs, in the binding's error shape: an unknown
- * path, a method a path does not take, a URL with a bad percent-escape, a body, URL or header
- * block over the limits. Without this they leave with the framework's empty bodies.
+ * once ({@link HttpServiceParameters}) and routes a custom method whose colon is escaped. The
+ * refusals are those the HTTP layer makes before any binding runs, in the binding's error shape:
+ * an unknown path, a method a path does not take, a URL with a bad percent-escape, a body, URL or
+ * header block over the limits. Without this they leave with the framework's empty bodies.
  *
  * <p>The request-line and header limits are enforced here, below the HTTP codec's own (which are
  * set higher, see application.properties), because a request the codec refuses never reaches
@@ -115,8 +115,7 @@ public class HttpRefusals {
         if (context.failure() instanceof A2AException known) {
             return known;
         }
-        return ErrorKind.httpRefusal(status) != null ? A2AException.Rejected.ofHttpStatus(status)
-                : A2AException.Rejected.ofHttpStatus(400);
+        return A2AException.Rejected.ofHttpStatus(status); // a status without its own row reads as a malformed request
     }
 
     private static void respond(RoutingContext context, A2AException error) {
