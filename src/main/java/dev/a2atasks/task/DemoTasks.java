@@ -1,5 +1,6 @@
 package dev.a2atasks.task;
 
+import dev.a2atasks.time.Timestamps;
 import java.time.Instant;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -12,7 +13,6 @@ import dev.a2atasks.proto.v1.Role;
 import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
-import com.google.protobuf.Timestamp;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,7 +49,7 @@ class DemoTasks {
                     .setId(String.format("t%02d", i))
                     .setContextId("ctx-demo")
                     .setStatus(TaskStatus.newBuilder().setState(TaskState.TASK_STATE_WORKING)
-                            .setTimestamp(Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano())))
+                            .setTimestamp(Timestamps.toProto(at)))
                     .addHistory(message("m-" + i + "-0", Role.ROLE_USER, "Please handle request " + i))
                     .addHistory(message("m-" + i + "-1", Role.ROLE_AGENT, "Working on request " + i))
                     .build();

@@ -1,10 +1,7 @@
 package dev.a2atasks.task;
 
+import dev.a2atasks.time.Timestamps;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -166,19 +163,12 @@ public class RequestValidator {
         if (value == null) {
             return null;
         }
-        try {
-            OffsetDateTime parsed = OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-            if (parsed.getYear() < 1 || parsed.getYear() > 9999) {
-                throw new DateTimeParseException("year out of range", value, 0);
-            }
-            Instant instant = parsed.toInstant();
-            // The store keeps microseconds; round up so ">= after" keeps its meaning.
-            Instant micros = instant.truncatedTo(ChronoUnit.MICROS);
-            return micros.equals(instant) ? instant : micros.plus(1, ChronoUnit.MICROS);
-        } catch (DateTimeParseException e) {
+        // The store keeps microseconds; rounded up so ">= after" keeps its meaning.
+        Instant instant = Timestamps.parseRfc3339(value).map(Timestamps::ceilMicros).orElse(null);
+        if (instant == null) {
             violations.add(new FieldViolation(field, field + " must be an RFC 3339 timestamp such as 2026-01-31T12:00:00Z"));
-            return null;
         }
+        return instant;
     }
 
     private static Boolean bool(List<FieldViolation> violations, String field, String value) {

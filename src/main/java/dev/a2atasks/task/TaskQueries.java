@@ -1,8 +1,6 @@
 package dev.a2atasks.task;
 
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
+import dev.a2atasks.time.Timestamps;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -50,7 +48,7 @@ public class TaskQueries {
         Filter filter = Filter.of(caller, query);
         List<Object> params = new ArrayList<>(filter.params);
         if (after != null) {
-            params.add(toTimestamp(after.statusTimestampMicros()));
+            params.add(Timestamps.utc(Timestamps.ofMicros(after.statusTimestampMicros())));
             params.add(after.taskId());
         }
         params.add(limit);
@@ -110,9 +108,6 @@ public class TaskQueries {
         return tasks;
     }
 
-    static OffsetDateTime toTimestamp(long micros) {
-        return OffsetDateTime.ofInstant(Instant.EPOCH.plusNanos(Math.multiplyExact(micros, 1000L)), ZoneOffset.UTC);
-    }
 
     /**
      * The filters of a query: its parameters, scope first, and its {@code shape}, which numbers
@@ -131,7 +126,7 @@ public class TaskQueries {
                 shape |= 2;
             }
             if (query.statusTimestampAfter() != null) {
-                params.add(OffsetDateTime.ofInstant(query.statusTimestampAfter(), ZoneOffset.UTC));
+                params.add(Timestamps.utc(query.statusTimestampAfter()));
                 shape |= 4;
             }
             return new Filter(params, shape);

@@ -1,6 +1,6 @@
 package dev.a2atasks.task;
 
-import java.time.Instant;
+import dev.a2atasks.time.Timestamps;
 import java.util.List;
 import java.util.Map;
 
@@ -39,7 +39,7 @@ public class TaskQueryService {
     public Uni<TaskPage> listTasks(Caller caller, ListTasksParams params) {
         ListTasksQuery query = validator.listTasks(params);
         WalkBinding binding = WalkBinding.of(caller.tenant(), caller.subject(), query.contextId(), query.status(),
-                query.statusTimestampAfter() == null ? null : micros(query.statusTimestampAfter()),
+                query.statusTimestampAfter() == null ? null : Timestamps.micros(query.statusTimestampAfter()),
                 query.historyLength(), query.includeArtifacts());
         PageCursor cursor = query.pageToken() == null ? null : tokens.open(query.pageToken(), binding);
         if (!inCallersTenant(caller, query.tenant())) {
@@ -62,7 +62,7 @@ public class TaskQueryService {
                         String next = "";
                         if (more) {
                             TaskView last = page.get(page.size() - 1);
-                            next = tokens.seal(new PageCursor(micros(last.statusTimestamp()), last.id(), totalSize), binding);
+                            next = tokens.seal(new PageCursor(Timestamps.micros(last.statusTimestamp()), last.id(), totalSize), binding);
                         }
                         return new TaskPage(detailed, next, pageSize, totalSize);
                     });
@@ -102,7 +102,4 @@ public class TaskQueryService {
         return requestedTenant.isEmpty() || requestedTenant.equals(caller.tenant());
     }
 
-    static long micros(Instant instant) {
-        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
-    }
 }

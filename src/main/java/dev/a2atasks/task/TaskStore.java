@@ -1,6 +1,6 @@
 package dev.a2atasks.task;
 
-import java.time.Instant;
+import dev.a2atasks.time.Timestamps;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -13,7 +13,6 @@ import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
-import com.google.protobuf.Timestamp;
 
 import dev.a2atasks.auth.Caller;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -143,7 +142,8 @@ public class TaskStore {
             throw new IllegalArgumentException("task.status.state is required");
         }
         row.state = status.getState().name();
-        row.statusTimestamp = status.hasTimestamp() ? toOffsetDateTime(status.getTimestamp()) : now;
+        row.statusTimestamp = status.hasTimestamp() ? Timestamps.utc(Timestamps.fromProto(status.getTimestamp())
+                .orElseThrow(() -> new IllegalArgumentException("task.status.timestamp is not a valid timestamp"))) : now;
         row.statusMessageJson = status.hasMessage() ? ProtoJsonColumns.print(status.getMessage()) : null;
         row.updatedAt = now;
     }
@@ -188,7 +188,4 @@ public class TaskStore {
         return row;
     }
 
-    static OffsetDateTime toOffsetDateTime(Timestamp ts) {
-        return Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos()).atOffset(ZoneOffset.UTC);
-    }
 }

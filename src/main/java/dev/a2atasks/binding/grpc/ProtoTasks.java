@@ -3,7 +3,7 @@ package dev.a2atasks.binding.grpc;
 import java.time.Instant;
 
 import com.google.protobuf.Timestamp;
-import com.google.protobuf.util.Timestamps;
+import dev.a2atasks.time.Timestamps;
 
 import dev.a2atasks.history.MessageView;
 import dev.a2atasks.proto.v1.Artifact;
@@ -32,7 +32,7 @@ final class ProtoTasks {
         return new ListTasksParams(r.getTenant(), r.getContextId(), status(r.getStatus(), r.getStatusValue()),
                 r.hasPageSize() ? Integer.toString(r.getPageSize()) : null, r.getPageToken(),
                 r.hasHistoryLength() ? Integer.toString(r.getHistoryLength()) : null,
-                r.hasStatusTimestampAfter() ? rfc3339(r.getStatusTimestampAfter()) : null,
+                r.hasStatusTimestampAfter() ? text(r.getStatusTimestampAfter()) : null,
                 r.hasIncludeArtifacts() ? Boolean.toString(r.getIncludeArtifacts()) : null);
     }
 
@@ -45,13 +45,12 @@ final class ProtoTasks {
         return state == TaskState.UNRECOGNIZED ? Integer.toString(number) : state.name();
     }
 
-    /** An out-of-range Timestamp is passed on as text the validator will refuse with the usual message. */
-    private static String rfc3339(Timestamp ts) {
-        try {
-            return Timestamps.toString(ts);
-        } catch (IllegalArgumentException e) {
-            return "seconds=" + ts.getSeconds() + ",nanos=" + ts.getNanos();
-        }
+    /**
+     * The Timestamp as the text the shared validator reads (full precision); one that is not a
+     * valid Timestamp becomes text the validator refuses with the usual message.
+     */
+    private static String text(Timestamp ts) {
+        return Timestamps.fromProto(ts).map(Instant::toString).orElse("invalid");
     }
 
     static ListTasksResponse response(TaskPage page) {
@@ -68,7 +67,7 @@ final class ProtoTasks {
     static Task task(TaskView view) {
         TaskStatus.Builder status = TaskStatus.newBuilder()
                 .setState(TaskState.valueOf(view.state()))
-                .setTimestamp(timestamp(view.statusTimestamp()));
+                .setTimestamp(Timestamps.toProto(view.statusTimestamp()));
         if (view.statusMessageJson() != null) {
             status.setMessage(ProtoJsonColumns.parse(view.statusMessageJson(), Message.newBuilder()));
         }
@@ -121,7 +120,4 @@ final class ProtoTasks {
         return artifact.build();
     }
 
-    private static Timestamp timestamp(Instant instant) {
-        return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
-    }
 }

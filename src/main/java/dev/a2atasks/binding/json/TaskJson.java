@@ -1,12 +1,9 @@
 package dev.a2atasks.binding.json;
 
+import dev.a2atasks.time.Timestamps;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.List;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -24,8 +21,6 @@ import dev.a2atasks.task.TaskView;
 public final class TaskJson {
 
     private static final JsonFactory JSON = new JsonFactory();
-    private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
     private TaskJson() {
     }
@@ -62,7 +57,7 @@ public final class TaskJson {
         json.writeObjectFieldStart("status");
         json.writeStringField("state", task.state());
         raw(json, "message", task.statusMessageJson());
-        json.writeStringField("timestamp", timestamp(task.statusTimestamp()));
+        json.writeStringField("timestamp", Timestamps.rfc3339(task.statusTimestamp()));
         json.writeEndObject();
         if (task.artifacts() != null) {
             json.writeArrayFieldStart("artifacts");
@@ -117,11 +112,6 @@ public final class TaskJson {
             json.writeFieldName(field);
             json.writeRawValue(storedJson);
         }
-    }
-
-    /** RFC 3339 in UTC: milliseconds, or microseconds when the instant has them (the cursor's precision). */
-    public static String timestamp(Instant instant) {
-        return (instant.getNano() % 1_000_000 == 0 ? MILLIS : MICROS).format(instant);
     }
 
     private interface Body {
