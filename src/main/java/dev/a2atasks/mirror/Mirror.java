@@ -10,7 +10,7 @@ import dev.a2atasks.client.TaskWalker;
 import dev.a2atasks.client.WalkListener;
 import dev.a2atasks.client.WalkStats;
 import dev.a2atasks.proto.v1.Task;
-import dev.a2atasks.task.TaskStore;
+import dev.a2atasks.task.store.TaskStore;
 import io.quarkus.vertx.VertxContextSupport;
 import jakarta.enterprise.context.ApplicationScoped;
 

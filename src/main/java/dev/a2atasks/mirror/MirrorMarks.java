@@ -4,41 +4,45 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 
 /** The persisted high-water mark of each mirror, so a restarted mirror resumes instead of re-listing. */
 @ApplicationScoped
 public class MirrorMarks {
 
-    private final Pool pool;
-
-    MirrorMarks(Pool pool) {
-        this.pool = pool;
-    }
-
     /** The mark, or null before the first completed sync. */
+    @WithSession
     public Uni<Instant> get(String mirror) {
-        return pool.preparedQuery("SELECT high_water FROM mirror_marks WHERE mirror = $1").execute(Tuple.of(mirror))
-                .map(rows -> {
-                    var it = rows.iterator();
-                    if (!it.hasNext()) {
-                        return null;
-                    }
-                    Row row = it.next();
-                    return row.getOffsetDateTime(0).toInstant();
-                });
+        return MirrorMarkEntity.<MirrorMarkEntity>findById(mirror)
+                .map(mark -> mark == null ? null : mark.highWater.toInstant());
     }
 
-    /** Moves the mark forward (never back). */
+    /**
+     * Moves the mark forward, never back: the row is locked, so two replicas syncing the same
+     * source keep the later mark. (Two first syncs racing to insert: one fails on the key and
+     * its next run, finding the row, advances it.)
+     */
+    @WithTransaction
     public Uni<Void> advance(String mirror, Instant highWater) {
-        return pool.preparedQuery("""
-                INSERT INTO mirror_marks (mirror, high_water) VALUES ($1, $2)
-                ON CONFLICT (mirror) DO UPDATE
-                SET high_water = greatest(mirror_marks.high_water, excluded.high_water), updated_at = now()""")
-                .execute(Tuple.of(mirror, OffsetDateTime.ofInstant(highWater, ZoneOffset.UTC))).replaceWithVoid();
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        OffsetDateTime mark = OffsetDateTime.ofInstant(highWater, ZoneOffset.UTC);
+        return MirrorMarkEntity.<MirrorMarkEntity>findById(mirror, LockModeType.PESSIMISTIC_WRITE).chain(row -> {
+            if (row == null) {
+                MirrorMarkEntity created = new MirrorMarkEntity();
+                created.mirror = mirror;
+                created.highWater = mark;
+                created.updatedAt = now;
+                return created.persist().replaceWithVoid();
+            }
+            if (mark.isAfter(row.highWater)) {
+                row.highWater = mark;
+            }
+            row.updatedAt = now;
+            return Uni.createFrom().voidItem();
+        });
     }
 }

@@ -17,7 +17,7 @@ import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.ListTasksParams;
 import dev.a2atasks.task.TaskPage;
-import dev.a2atasks.task.TaskView;
+import dev.a2atasks.task.read.TaskView;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
@@ -27,9 +27,10 @@ import io.smallrye.mutiny.Uni;
  * of these, and encodes the result or the {@link dev.a2atasks.error.A2AException}; validation,
  * scoping and error wording live behind this interface, once.
  *
- * <p>The read operations take the service's own parameter records (their text is validated by
- * the shared validator); the operations not built yet take the A2A request messages themselves,
- * the data model the write path will work on.
+ * <p>The read operations take the service's typed parameter records (gRPC fills them from its
+ * typed fields, the JSON bindings through the shared text decoder; the one validator judges
+ * them); the other operations take the A2A request messages themselves, the data model the
+ * write path works on.
  */
 public interface A2AOperations {
 

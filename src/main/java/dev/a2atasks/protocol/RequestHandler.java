@@ -19,7 +19,7 @@ import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.ListTasksParams;
 import dev.a2atasks.task.TaskPage;
 import dev.a2atasks.task.TaskQueryService;
-import dev.a2atasks.task.TaskView;
+import dev.a2atasks.task.read.TaskView;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

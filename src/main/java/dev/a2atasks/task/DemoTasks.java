@@ -13,6 +13,8 @@ import dev.a2atasks.proto.v1.Role;
 import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
+import dev.a2atasks.task.read.TaskReads;
+import dev.a2atasks.task.store.TaskStore;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,13 +34,11 @@ class DemoTasks {
     @ConfigProperty(name = "a2a.demo.seed-tasks", defaultValue = "false")
     boolean enabled;
 
-    void seed(@Observes StartupEvent event, TaskStore store) throws Throwable {
+    void seed(@Observes StartupEvent event, TaskStore store, TaskReads reads) throws Throwable {
         if (!enabled) {
             return;
         }
-        boolean present = VertxContextSupport.subscribeAndAwait(() -> io.quarkus.hibernate.reactive.panache.Panache.withSession(
-                () -> TaskEntity.count("tenant = ?1 and owner = ?2 and id = ?3", ALICE.tenant(), ALICE.subject(), "t00")
-                        .map(count -> count > 0)));
+        boolean present = VertxContextSupport.subscribeAndAwait(() -> reads.task(ALICE, "t00").map(task -> task != null));
         if (present) {
             return;
         }

@@ -1,5 +1,16 @@
 package dev.a2atasks.task;
 
-/** GetTask parameters as a binding received them, as text (null = absent). */
-public record GetTaskParams(String tenant, String id, String historyLength) {
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+import dev.a2atasks.error.FieldViolation;
+
+/** GetTask parameters as typed values; see {@link ListTasksParams} for {@code undecodable}. */
+public record GetTaskParams(String tenant, String id, OptionalInt historyLength, List<FieldViolation> undecodable) {
+
+    public GetTaskParams {
+        Objects.requireNonNull(historyLength, "historyLength");
+        undecodable = List.copyOf(undecodable);
+    }
 }

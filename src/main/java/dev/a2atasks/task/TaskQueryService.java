@@ -1,16 +1,20 @@
 package dev.a2atasks.task;
 
-import dev.a2atasks.time.Timestamps;
 import java.util.List;
 import java.util.Map;
 
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.error.A2AException;
-import dev.a2atasks.history.HistoryQueries;
-import dev.a2atasks.history.MessageView;
 import dev.a2atasks.paging.PageCursor;
 import dev.a2atasks.paging.PageTokenCodec;
 import dev.a2atasks.paging.WalkBinding;
+import dev.a2atasks.task.read.ArtifactView;
+import dev.a2atasks.task.read.HistoryTails;
+import dev.a2atasks.task.read.MessageView;
+import dev.a2atasks.task.read.TaskPageQueries;
+import dev.a2atasks.task.read.TaskReads;
+import dev.a2atasks.task.read.TaskView;
+import dev.a2atasks.time.Timestamps;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -25,20 +29,24 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class TaskQueryService {
 
     private final RequestValidator validator;
-    private final TaskQueries tasks;
-    private final HistoryQueries history;
+    private final TaskPageQueries pages;
+    private final TaskReads reads;
+    private final HistoryTails history;
     private final PageTokenCodec tokens;
 
-    TaskQueryService(RequestValidator validator, TaskQueries tasks, HistoryQueries history, PageTokenCodec tokens) {
+    TaskQueryService(RequestValidator validator, TaskPageQueries pages, TaskReads reads, HistoryTails history,
+            PageTokenCodec tokens) {
         this.validator = validator;
-        this.tasks = tasks;
+        this.pages = pages;
+        this.reads = reads;
         this.history = history;
         this.tokens = tokens;
     }
 
     public Uni<TaskPage> listTasks(Caller caller, ListTasksParams params) {
         ListTasksQuery query = validator.listTasks(params);
-        WalkBinding binding = WalkBinding.of(caller.tenant(), caller.subject(), query.contextId(), query.status(),
+        WalkBinding binding = WalkBinding.of(caller.tenant(), caller.subject(), query.contextId(),
+                query.status() == null ? null : query.status().name(),
                 query.statusTimestampAfter() == null ? null : Timestamps.micros(query.statusTimestampAfter()),
                 query.historyLength(), query.includeArtifacts());
         PageCursor cursor = query.pageToken() == null ? null : tokens.open(query.pageToken(), binding);
@@ -46,7 +54,7 @@ public class TaskQueryService {
             return Uni.createFrom().item(new TaskPage(List.of(), "", query.pageSize(), 0));
         }
         int pageSize = query.pageSize();
-        return tasks.listPage(caller, query, cursor, pageSize + 1).chain(rows -> {
+        return pages.listPage(caller, query, cursor, pageSize + 1).chain(rows -> {
             boolean more = rows.size() > pageSize;
             List<TaskView> page = more ? rows.subList(0, pageSize) : rows;
             Uni<Integer> total;
@@ -55,7 +63,7 @@ public class TaskQueryService {
             } else if (!more) {
                 total = Uni.createFrom().item(page.size()); // the whole walk is this page: nothing to count
             } else {
-                total = tasks.count(caller, query);
+                total = pages.count(caller, query);
             }
             return Uni.combine().all().unis(total, withDetails(page, query.historyLength(), query.includeArtifacts()))
                     .with((totalSize, detailed) -> {
@@ -74,7 +82,7 @@ public class TaskQueryService {
         if (!inCallersTenant(caller, query.tenant())) {
             return Uni.createFrom().failure(new A2AException.TaskNotFound(query.id()));
         }
-        return tasks.get(caller, query.id())
+        return reads.task(caller, query.id())
                 .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(query.id()))
                 .chain(task -> withDetails(List.of(task), query.historyLength(), true))
                 .map(found -> found.get(0));
@@ -85,12 +93,12 @@ public class TaskQueryService {
         if (page.isEmpty() || (historyLength == 0 && !includeArtifacts)) {
             return Uni.createFrom().item(page);
         }
-        Long[] keys = page.stream().map(TaskView::pk).toArray(Long[]::new);
+        List<Long> keys = page.stream().map(TaskView::pk).toList();
         Uni<Map<Long, List<MessageView>>> tails = historyLength == 0
                 ? Uni.createFrom().item(Map.of())
-                : history.tails(keys, historyLength);
+                : history.tails(keys.toArray(Long[]::new), historyLength);
         Uni<Map<Long, List<ArtifactView>>> artifacts = includeArtifacts
-                ? tasks.artifacts(keys)
+                ? reads.artifacts(keys)
                 : Uni.createFrom().item(Map.of());
         return Uni.combine().all().unis(tails, artifacts).with((h, a) -> page.stream()
                 .map(t -> t.with(historyLength == 0 ? null : h.getOrDefault(t.pk(), List.of()),

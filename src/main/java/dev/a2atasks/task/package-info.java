@@ -1,7 +1,8 @@
 /**
- * Tasks: the read service (ListTasks, GetTask) with its validator and SQL read model, and the
- * write path ({@link dev.a2atasks.task.TaskStore}, the Panache entities; every write goes through
- * them). Every statement is scoped to the caller. May use: auth (Caller), paging, history,
- * validation, error; never a binding.
+ * Tasks as the service serves them: ListTasks and GetTask ({@link dev.a2atasks.task.TaskQueryService}),
+ * their typed parameters, the text decoder the JSON bindings share ({@link dev.a2atasks.task.TextParams})
+ * and the one validator. Reads go to {@link dev.a2atasks.task.read}, writes to
+ * {@link dev.a2atasks.task.store}. May use: auth (Caller), paging, validation, error, time; never
+ * a binding.
  */
 package dev.a2atasks.task;

@@ -49,6 +49,11 @@ public final class Grammar {
         return field + " must not contain NUL characters";
     }
 
+    /** The refusal of a timestamp: text that is not RFC 3339, or a protobuf Timestamp outside its own range. */
+    public static String notATimestamp(String field) {
+        return field + " must be an RFC 3339 timestamp such as 2026-01-31T12:00:00Z";
+    }
+
     /**
      * Whether identity text (a claim) holds a control character: U+0000–U+001F or U+007F. Such a
      * value names nobody a person could have meant, and would travel into logs and SQL.

@@ -19,7 +19,7 @@ import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
 import dev.a2atasks.support.BindingTest;
 import dev.a2atasks.support.Tokens;
-import dev.a2atasks.task.TaskStore;
+import dev.a2atasks.task.store.TaskStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
 import jakarta.inject.Inject;

@@ -99,12 +99,13 @@ public final class Db {
     }
 
     /** How many times statements whose text matches the SQL LIKE pattern ran since the last reset. */
+    /** Calls of statements matching this pattern, case-insensitively (Hibernate writes its SQL in lower case). */
     public long statementCalls(String likePattern) {
-        return queryLong("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE '"
+        return queryLong("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query ILIKE '"
                 + likePattern.replace("'", "''") + "'");
     }
 
-    /** Statements the read path sends: task pages and lookups, counts, history tails, artifacts. */
+    /** Statements the read path sends: task pages, counts, history tails, artifacts (the last through Panache). */
     public long readPathStatements() {
         return statementCalls("SELECT pk, id, context_id%FROM tasks%") + statementCalls("SELECT count(*)%FROM tasks%")
                 + statementCalls("%FROM unnest(%messages%") + statementCalls("%FROM artifacts%");

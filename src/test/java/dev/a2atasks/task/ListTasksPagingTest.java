@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
+
+import dev.a2atasks.task.store.TaskStore;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

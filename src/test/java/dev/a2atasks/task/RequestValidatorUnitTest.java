@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 import org.junit.jupiter.api.Test;
 
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.error.FieldViolation;
-import dev.a2atasks.history.HistoryConfig;
+import dev.a2atasks.task.HistoryConfig;
+import dev.a2atasks.proto.v1.TaskState;
 
 /** The shared validator, without Quarkus: defaults, caps, and every refusal naming its field. */
 class RequestValidatorUnitTest {
@@ -34,18 +37,19 @@ class RequestValidatorUnitTest {
 
     @Test
     void defaultsAndCaps() {
-        ListTasksQuery query = validator.listTasks(new ListTasksParams(null, null, null, null, null, null, null, null));
+        ListTasksQuery query = validator.listTasks(ListTasksParams.none());
         assertEquals(new ListTasksQuery("", null, null, 50, null, 0, null, false), query);
-        assertEquals(100, validator.listTasks(new ListTasksParams(null, null, null, null, null, "2147483647", null, null)).historyLength());
-        assertEquals(20, validator.getTask(new GetTaskParams(null, "t", null)).historyLength());
-        assertEquals(Instant.parse("2026-01-01T00:00:00.000002Z"), validator.listTasks(new ListTasksParams(null, null, null, null, null,
+        assertEquals(query, validator.listTasks(TextParams.listTasks("", "", "", "", "", "", "", "")), "empty text is absent");
+        assertEquals(100, validator.listTasks(TextParams.listTasks(null, null, null, null, null, "2147483647", null, null)).historyLength());
+        assertEquals(20, validator.getTask(TextParams.getTask(null, "t", null)).historyLength());
+        assertEquals(Instant.parse("2026-01-01T00:00:00.000002Z"), validator.listTasks(TextParams.listTasks(null, null, null, null, null,
                 null, "2026-01-01T00:00:00.0000011Z", null)).statusTimestampAfter(), "rounded up to the store's microseconds");
-        assertEquals("TASK_STATE_WORKING", validator.listTasks(new ListTasksParams(null, null, "2", null, null, null, null, null)).status());
+        assertEquals(TaskState.TASK_STATE_WORKING, validator.listTasks(TextParams.listTasks(null, null, "2", null, null, null, null, null)).status());
     }
 
     @Test
     void everyBadFieldIsNamedOnce() {
-        A2AException e = assertThrows(A2AException.class, () -> validator.listTasks(new ListTasksParams("t\u0000", "\uD800", "NOPE", "+5",
+        A2AException e = assertThrows(A2AException.class, () -> validator.listTasks(TextParams.listTasks("t\u0000", "\uD800", "NOPE", "+5",
                 "x".repeat(3000), "2147483648", "yesterday", "maybe")));
         assertEquals(List.of(
                 new FieldViolation("tenant", "tenant must not contain NUL characters"),
@@ -61,8 +65,34 @@ class RequestValidatorUnitTest {
 
     @Test
     void getTaskNeedsAnId() {
-        A2AException e = assertThrows(A2AException.class, () -> validator.getTask(new GetTaskParams(null, "", "-1")));
+        A2AException e = assertThrows(A2AException.class, () -> validator.getTask(TextParams.getTask(null, "", "-1")));
         assertEquals(List.of(new FieldViolation("id", "id is required"),
                 new FieldViolation("historyLength", "historyLength must not be negative, got -1")), e.violations());
+    }
+
+    @Test
+    void typedValuesGetTheSameRulesAsText() {
+        // What gRPC hands over: typed values, an enum number this build does not know, a negative int.
+        ListTasksParams typed = new ListTasksParams("", "", Optional.of(TaskState.UNRECOGNIZED), OptionalInt.of(0), "",
+                OptionalInt.of(-3), Optional.empty(), Optional.of(true), List.of());
+        A2AException e = assertThrows(A2AException.class, () -> validator.listTasks(typed));
+        A2AException fromText = assertThrows(A2AException.class,
+                () -> validator.listTasks(TextParams.listTasks(null, null, "NOPE", "0", null, "-3", null, "true")));
+        assertEquals(fromText.violations(), e.violations());
+        assertEquals(List.of("status", "pageSize", "historyLength"), e.violations().stream().map(FieldViolation::field).toList());
+        assertEquals(null, validator.listTasks(new ListTasksParams("", "", Optional.of(TaskState.TASK_STATE_UNSPECIFIED),
+                OptionalInt.empty(), "", OptionalInt.empty(), Optional.empty(), Optional.empty(), List.of())).status(),
+                "the proto default is no filter");
+    }
+
+    @Test
+    void undecodableValuesAreReportedInFieldOrder() {
+        ListTasksParams params = new ListTasksParams("t\u0000", null, Optional.empty(), OptionalInt.of(500), null,
+                OptionalInt.empty(), Optional.empty(), Optional.empty(),
+                List.of(new FieldViolation("statusTimestampAfter", "statusTimestampAfter is broken"),
+                        new FieldViolation("somethingElse", "somethingElse is broken")));
+        A2AException e = assertThrows(A2AException.class, () -> validator.listTasks(params));
+        assertEquals(List.of("tenant", "pageSize", "statusTimestampAfter", "somethingElse"),
+                e.violations().stream().map(FieldViolation::field).toList());
     }
 }

@@ -1,11 +1,13 @@
 package dev.a2atasks.binding.grpc;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
-import com.google.protobuf.Timestamp;
-import dev.a2atasks.time.Timestamps;
-
-import dev.a2atasks.history.MessageView;
+import dev.a2atasks.error.FieldViolation;
+import dev.a2atasks.task.read.MessageView;
 import dev.a2atasks.proto.v1.Artifact;
 import dev.a2atasks.proto.v1.GetTaskRequest;
 import dev.a2atasks.proto.v1.ListTasksRequest;
@@ -15,12 +17,14 @@ import dev.a2atasks.proto.v1.Role;
 import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
-import dev.a2atasks.task.ArtifactView;
+import dev.a2atasks.task.read.ArtifactView;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.ListTasksParams;
-import dev.a2atasks.task.ProtoJsonColumns;
+import dev.a2atasks.task.store.ProtoJsonColumns;
 import dev.a2atasks.task.TaskPage;
-import dev.a2atasks.task.TaskView;
+import dev.a2atasks.task.read.TaskView;
+import dev.a2atasks.time.Timestamps;
+import dev.a2atasks.validation.Grammar;
 
 /** Translation between gRPC messages and the service's parameters and views; nothing else. */
 final class ProtoTasks {
@@ -29,28 +33,23 @@ final class ProtoTasks {
     }
 
     static ListTasksParams params(ListTasksRequest r) {
-        return new ListTasksParams(r.getTenant(), r.getContextId(), status(r.getStatus(), r.getStatusValue()),
-                r.hasPageSize() ? Integer.toString(r.getPageSize()) : null, r.getPageToken(),
-                r.hasHistoryLength() ? Integer.toString(r.getHistoryLength()) : null,
-                r.hasStatusTimestampAfter() ? text(r.getStatusTimestampAfter()) : null,
-                r.hasIncludeArtifacts() ? Boolean.toString(r.getIncludeArtifacts()) : null);
+        List<FieldViolation> undecodable = new ArrayList<>();
+        Optional<Instant> after = Optional.empty();
+        if (r.hasStatusTimestampAfter()) {
+            after = Timestamps.fromProto(r.getStatusTimestampAfter());
+            if (after.isEmpty()) { // seconds or nanos outside what a Timestamp may hold
+                undecodable.add(new FieldViolation("statusTimestampAfter", Grammar.notATimestamp("statusTimestampAfter")));
+            }
+        }
+        return new ListTasksParams(r.getTenant(), r.getContextId(), Optional.of(r.getStatus()),
+                r.hasPageSize() ? OptionalInt.of(r.getPageSize()) : OptionalInt.empty(), r.getPageToken(),
+                r.hasHistoryLength() ? OptionalInt.of(r.getHistoryLength()) : OptionalInt.empty(), after,
+                r.hasIncludeArtifacts() ? Optional.of(r.getIncludeArtifacts()) : Optional.empty(), undecodable);
     }
 
     static GetTaskParams params(GetTaskRequest r) {
-        return new GetTaskParams(r.getTenant(), r.getId(), r.hasHistoryLength() ? Integer.toString(r.getHistoryLength()) : null);
-    }
-
-    /** An enum number this build does not know travels as its number, which the validator rejects by name. */
-    private static String status(TaskState state, int number) {
-        return state == TaskState.UNRECOGNIZED ? Integer.toString(number) : state.name();
-    }
-
-    /**
-     * The Timestamp as the text the shared validator reads (full precision); one that is not a
-     * valid Timestamp becomes text the validator refuses with the usual message.
-     */
-    private static String text(Timestamp ts) {
-        return Timestamps.fromProto(ts).map(Instant::toString).orElse("invalid");
+        return new GetTaskParams(r.getTenant(), r.getId(),
+                r.hasHistoryLength() ? OptionalInt.of(r.getHistoryLength()) : OptionalInt.empty(), List.of());
     }
 
     static ListTasksResponse response(TaskPage page) {

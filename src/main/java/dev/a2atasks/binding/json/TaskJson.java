@@ -8,10 +8,10 @@ import java.io.UncheckedIOException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
-import dev.a2atasks.history.MessageView;
-import dev.a2atasks.task.ArtifactView;
+import dev.a2atasks.task.read.MessageView;
+import dev.a2atasks.task.read.ArtifactView;
 import dev.a2atasks.task.TaskPage;
-import dev.a2atasks.task.TaskView;
+import dev.a2atasks.task.read.TaskView;
 
 /**
  * Writes tasks as ProtoJSON (spec §5.5–5.6) for the HTTP+JSON and JSON-RPC bindings: camelCase

@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.ListTasksParams;
+import dev.a2atasks.task.TextParams;
 
 /**
- * Reads ProtoJSON {@code params} into the service's text parameters. Both the JSON names
+ * Reads ProtoJSON {@code params} into the service's typed parameters, through the text decoder the
+ * HTTP+JSON binding uses too. Both the JSON names
  * (camelCase) and the proto field names (snake_case) are accepted; unknown fields are ignored.
- * Scalars are passed on as text for the shared validator to judge; only a wrongly typed string
+ * Scalars are passed on as text for the shared decoder and validator to judge; only a wrongly typed string
  * field is refused here, since only JSON can send one.
  */
 final class JsonRpcParams {
@@ -18,7 +20,7 @@ final class JsonRpcParams {
     }
 
     static ListTasksParams listTasks(JsonNode params) {
-        return new ListTasksParams(
+        return TextParams.listTasks(
                 string(params, "tenant", "tenant"),
                 string(params, "contextId", "context_id"),
                 scalar(params, "status", "status"),
@@ -30,7 +32,7 @@ final class JsonRpcParams {
     }
 
     static GetTaskParams getTask(JsonNode params) {
-        return new GetTaskParams(
+        return TextParams.getTask(
                 string(params, "tenant", "tenant"),
                 string(params, "id", "id"),
                 scalar(params, "historyLength", "history_length"));

@@ -7,6 +7,7 @@ import dev.a2atasks.binding.json.MediaTypes;
 import dev.a2atasks.binding.json.TaskJson;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.ListTasksParams;
+import dev.a2atasks.task.TextParams;
 import dev.a2atasks.protocol.A2AOperations;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
@@ -17,7 +18,7 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * HTTP+JSON binding of ListTasks and GetTask (spec §11.3), plain and tenant-prefixed. Query
- * parameters arrive as text and go to the port untouched; unknown ones are ignored.
+ * parameters arrive as text, are decoded by the shared {@link TextParams} and go to the port; unknown ones are ignored.
  */
 @Path("/")
 @Produces({ MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
@@ -61,13 +62,13 @@ public class TasksResource {
 
     private Uni<byte[]> list(RoutingContext request, String tenant, String contextId, String status, String pageSize, String pageToken,
             String historyLength, String statusTimestampAfter, String includeArtifacts) {
-        ListTasksParams params = new ListTasksParams(tenant, contextId, status, pageSize, pageToken, historyLength,
+        ListTasksParams params = TextParams.listTasks(tenant, contextId, status, pageSize, pageToken, historyLength,
                 statusTimestampAfter, includeArtifacts);
         return calls.call(request, c -> port.listTasks(c, params)).map(TaskJson::page);
     }
 
     private Uni<byte[]> get(RoutingContext request, String tenant, String id, String historyLength) {
-        GetTaskParams params = new GetTaskParams(tenant, id, historyLength);
+        GetTaskParams params = TextParams.getTask(tenant, id, historyLength);
         return calls.call(request, c -> port.getTask(c, params)).map(TaskJson::task);
     }
 }

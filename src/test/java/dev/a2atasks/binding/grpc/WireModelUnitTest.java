@@ -16,16 +16,16 @@ import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 
 import dev.a2atasks.binding.json.TaskJson;
-import dev.a2atasks.history.MessageView;
+import dev.a2atasks.task.read.MessageView;
 import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.proto.v1.Part;
 import dev.a2atasks.proto.v1.Role;
 import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.proto.v1.TaskState;
-import dev.a2atasks.task.ArtifactView;
-import dev.a2atasks.task.ProtoJsonColumns;
+import dev.a2atasks.task.read.ArtifactView;
+import dev.a2atasks.task.store.ProtoJsonColumns;
 import dev.a2atasks.task.TaskPage;
-import dev.a2atasks.task.TaskView;
+import dev.a2atasks.task.read.TaskView;
 
 /**
  * One wire model: the JSON bindings copy stored ProtoJSON through {@link TaskJson} without

@@ -1,9 +1,9 @@
-package dev.a2atasks.task;
+package dev.a2atasks.task.read;
 
 import java.time.Instant;
 import java.util.List;
 
-import dev.a2atasks.history.MessageView;
+import dev.a2atasks.task.read.MessageView;
 
 /**
  * A task as ListTasks and GetTask return it. {@code history} and {@code artifacts} are null when
@@ -13,7 +13,7 @@ import dev.a2atasks.history.MessageView;
 public record TaskView(long pk, String id, String contextId, String state, Instant statusTimestamp,
         String statusMessageJson, String metadataJson, List<MessageView> history, List<ArtifactView> artifacts) {
 
-    TaskView with(List<MessageView> history, List<ArtifactView> artifacts) {
+    public TaskView with(List<MessageView> history, List<ArtifactView> artifacts) {
         return new TaskView(pk, id, contextId, state, statusTimestamp, statusMessageJson, metadataJson, history, artifacts);
     }
 }

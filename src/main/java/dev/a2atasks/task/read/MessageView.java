@@ -1,4 +1,4 @@
-package dev.a2atasks.history;
+package dev.a2atasks.task.read;
 
 /**
  * One stored message as a response needs it. JSON fields are ProtoJSON text straight from the

@@ -1,4 +1,4 @@
-package dev.a2atasks.history;
+package dev.a2atasks.task;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

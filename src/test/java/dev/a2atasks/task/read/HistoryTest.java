@@ -1,4 +1,4 @@
-package dev.a2atasks.history;
+package dev.a2atasks.task.read;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.hasKey;
@@ -114,7 +114,7 @@ class HistoryTest extends BindingTest {
         // The statement the service ran, as PostgreSQL executes it: the messages index is read
         // backwards and stops after five rows.
         db.execute("DEALLOCATE ALL");
-        String plan = db.queryText("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + HistoryQueries.TAILS
+        String plan = db.queryText("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + HistoryTails.TAILS
                 .replace("$1::bigint[]", "ARRAY[" + pk + "]::bigint[]").replace("$2", "5"));
         Matcher scan = Pattern.compile("Index Scan Backward using messages_pkey on messages m \\(actual rows=(\\d+)(\\.\\d+)? loops=1\\)")
                 .matcher(plan);

@@ -1,4 +1,4 @@
-package dev.a2atasks.history;
+package dev.a2atasks.task.read;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * messages costs what one with 5 costs, and no message outside the tail is read.
  */
 @ApplicationScoped
-public class HistoryQueries {
+public class HistoryTails {
 
     /** $1: the page's task keys; $2: messages per task. Rows come oldest first within each task. */
     static final String TAILS = """
@@ -35,7 +35,7 @@ public class HistoryQueries {
 
     private final Pool pool;
 
-    HistoryQueries(Pool pool) {
+    HistoryTails(Pool pool) {
         this.pool = pool;
     }
 

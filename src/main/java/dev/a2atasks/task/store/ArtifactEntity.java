@@ -1,4 +1,4 @@
-package dev.a2atasks.task;
+package dev.a2atasks.task.store;
 
 import java.io.Serializable;
 import java.util.Objects;

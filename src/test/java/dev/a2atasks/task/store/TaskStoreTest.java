@@ -1,4 +1,4 @@
-package dev.a2atasks.task;
+package dev.a2atasks.task.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package dev.a2atasks.task;
+package dev.a2atasks.task.store;
 
 import java.time.OffsetDateTime;
 
@@ -14,7 +14,7 @@ import jakarta.persistence.Table;
 
 /**
  * A row of {@code tasks}: the write model. Reads for ListTasks/GetTask go through
- * {@link TaskQueries}, which selects only the columns a response needs.
+ * {@link TaskPageQueries}, which selects only the columns a response needs.
  *
  * <p>JSON columns hold ProtoJSON text; the transformers keep PostgreSQL's {@code jsonb} type on
  * the column while Java sees plain strings.

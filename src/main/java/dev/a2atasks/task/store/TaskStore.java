@@ -1,4 +1,4 @@
-package dev.a2atasks.task;
+package dev.a2atasks.task.store;
 
 import dev.a2atasks.time.Timestamps;
 import java.time.OffsetDateTime;

@@ -1,13 +1,14 @@
-package dev.a2atasks.task;
+package dev.a2atasks.task.read;
 
-import dev.a2atasks.time.Timestamps;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.paging.PageCursor;
+import dev.a2atasks.task.ListTasksQuery;
+import dev.a2atasks.time.Timestamps;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -16,7 +17,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * The read path's SQL. Every statement starts from the caller's scope (tenant, owner), so a
+ * The read model's hand-written SQL for ListTasks: the keyset page and the count, where the
+ * statement's plan is the feature (each shape pinned by an EXPLAIN test). Every statement starts from the caller's scope (tenant, owner), so a
  * caller can never read another's rows whatever the other parameters say.
  *
  * <p>A ListTasks page is one range scan of the composite index that matches its filters:
@@ -24,7 +26,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * with a row-value comparison, read for pageSize + 1 rows, never skipping rows to get there: page 10,000 costs page 1.
  */
 @ApplicationScoped
-public class TaskQueries {
+public class TaskPageQueries {
 
     private static final String TASK_COLUMNS =
             "pk, id, context_id, state, status_ts, status_message::text, metadata::text";
@@ -34,12 +36,12 @@ public class TaskQueries {
      * at most 16 page and 8 count statements, built once, so the prepared-statement cache is hit
      * with the same String instance instead of a freshly built one per request.
      */
-    private static final Map<Integer, String> PAGE_SQL = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final Map<Integer, String> COUNT_SQL = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Integer, String> PAGE_SQL = new ConcurrentHashMap<>();
+    private static final Map<Integer, String> COUNT_SQL = new ConcurrentHashMap<>();
 
     private final Pool pool;
 
-    TaskQueries(Pool pool) {
+    TaskPageQueries(Pool pool) {
         this.pool = pool;
     }
 
@@ -52,51 +54,34 @@ public class TaskQueries {
             params.add(after.taskId());
         }
         params.add(limit);
-        String sql = PAGE_SQL.computeIfAbsent(filter.shape * 2 + (after != null ? 1 : 0), key -> {
-            StringBuilder text = new StringBuilder("SELECT ").append(TASK_COLUMNS).append("\nFROM tasks\n").append(filter.where());
-            int next = filter.params.size() + 1;
-            if (after != null) {
-                text.append("\n  AND (status_ts, id) < ($").append(next).append(", $").append(next + 1).append(')');
-                next += 2;
-            }
-            return text.append("\nORDER BY status_ts DESC, id DESC\nLIMIT $").append(next).toString();
-        });
-        return pool.preparedQuery(sql).execute(Tuple.from(params)).map(TaskQueries::tasks);
+        String sql = pageSql(filter.shape, after != null);
+        return pool.preparedQuery(sql).execute(Tuple.from(params)).map(TaskPageQueries::tasks);
     }
 
     /** How many tasks the filters select: run on the first page of a walk only. */
     public Uni<Integer> count(Caller caller, ListTasksQuery query) {
         Filter filter = Filter.of(caller, query);
-        String sql = COUNT_SQL.computeIfAbsent(filter.shape, key -> "SELECT count(*)\nFROM tasks\n" + filter.where());
+        String sql = countSql(filter.shape);
         return pool.preparedQuery(sql).execute(Tuple.from(filter.params))
                 .map(rows -> (int) Math.min(rows.iterator().next().getLong(0), Integer.MAX_VALUE));
     }
 
-    /** The caller's task with this id, or null. */
-    public Uni<TaskView> get(Caller caller, String id) {
-        return pool.preparedQuery("SELECT " + TASK_COLUMNS + "\nFROM tasks\nWHERE tenant = $1 AND owner = $2 AND id = $3")
-                .execute(Tuple.of(caller.tenant(), caller.subject(), id))
-                .map(rows -> {
-                    List<TaskView> found = tasks(rows);
-                    return found.isEmpty() ? null : found.get(0);
-                });
+    /** The page statement for a filter shape (see {@link Filter}), with or without a cursor; built once per shape. */
+    static String pageSql(int shape, boolean withCursor) {
+        return PAGE_SQL.computeIfAbsent(shape * 2 + (withCursor ? 1 : 0), key -> {
+            StringBuilder text = new StringBuilder("SELECT ").append(TASK_COLUMNS).append("\nFROM tasks\n").append(Filter.where(shape));
+            int next = Filter.parameterCount(shape) + 1;
+            if (withCursor) {
+                text.append("\n  AND (status_ts, id) < ($").append(next).append(", $").append(next + 1).append(')');
+                next += 2;
+            }
+            return text.append("\nORDER BY status_ts DESC, id DESC\nLIMIT $").append(next).toString();
+        });
     }
 
-    /** Every artifact of these tasks, in production order, keyed by task row key. */
-    public Uni<Map<Long, List<ArtifactView>>> artifacts(Long[] taskKeys) {
-        return pool.preparedQuery("""
-                SELECT task_pk, artifact_id, name, description, parts::text, metadata::text, extensions::text
-                FROM artifacts
-                WHERE task_pk = ANY($1::bigint[])
-                ORDER BY task_pk, ord""").execute(Tuple.of((Object) taskKeys)).map(rows -> {
-            Map<Long, List<ArtifactView>> byTask = new HashMap<>();
-            for (Row row : rows) {
-                byTask.computeIfAbsent(row.getLong(0), k -> new ArrayList<>()).add(new ArtifactView(
-                        row.getString(1), row.getString(2), row.getString(3), row.getString(4), row.getString(5),
-                        row.getString(6)));
-            }
-            return byTask;
-        });
+    /** The count statement for a filter shape; built once per shape. */
+    static String countSql(int shape) {
+        return COUNT_SQL.computeIfAbsent(shape, key -> "SELECT count(*)\nFROM tasks\n" + Filter.where(shape));
     }
 
     private static List<TaskView> tasks(RowSet<Row> rows) {
@@ -122,7 +107,7 @@ public class TaskQueries {
                 shape |= 1;
             }
             if (query.status() != null) {
-                params.add(query.status());
+                params.add(query.status().name());
                 shape |= 2;
             }
             if (query.statusTimestampAfter() != null) {
@@ -132,8 +117,13 @@ public class TaskQueries {
             return new Filter(params, shape);
         }
 
+        /** Scope (2) plus one parameter per filter present. */
+        static int parameterCount(int shape) {
+            return 2 + Integer.bitCount(shape);
+        }
+
         /** The WHERE clause shared by a page and its count, parameters numbered in the order above. */
-        String where() {
+        static String where(int shape) {
             StringBuilder where = new StringBuilder("WHERE tenant = $1 AND owner = $2");
             int next = 3;
             if ((shape & 1) != 0) {

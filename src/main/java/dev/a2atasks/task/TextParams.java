@@ -1,0 +1,126 @@
+package dev.a2atasks.task;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import dev.a2atasks.error.FieldViolation;
+import dev.a2atasks.proto.v1.TaskState;
+import dev.a2atasks.time.Timestamps;
+import dev.a2atasks.validation.Grammar;
+
+/**
+ * Decodes request values that arrive as text (HTTP+JSON query strings, JSON-RPC scalars) into
+ * typed parameters, by the one grammar of {@link Grammar}: the only text-to-type step, shared by
+ * both JSON bindings. A value that is not of its type becomes an {@code undecodable} violation
+ * for the validator to report; range rules (pageSize 1–100, historyLength ≥ 0) are the
+ * validator's, applied to the typed value whichever binding sent it.
+ *
+ * <p>An empty string counts as absent, as a proto3 default does on gRPC.
+ */
+public final class TextParams {
+
+    private TextParams() {
+    }
+
+    public static ListTasksParams listTasks(String tenant, String contextId, String status, String pageSize,
+            String pageToken, String historyLength, String statusTimestampAfter, String includeArtifacts) {
+        List<FieldViolation> undecodable = new ArrayList<>();
+        return new ListTasksParams(tenant, contextId, state(undecodable, status),
+                int32(undecodable, "pageSize", pageSize, 1, RequestValidator.MAX_PAGE_SIZE), pageToken,
+                historyLength(undecodable, historyLength),
+                timestamp(undecodable, "statusTimestampAfter", statusTimestampAfter),
+                bool(undecodable, "includeArtifacts", includeArtifacts), undecodable);
+    }
+
+    public static GetTaskParams getTask(String tenant, String id, String historyLength) {
+        List<FieldViolation> undecodable = new ArrayList<>();
+        return new GetTaskParams(tenant, id, historyLength(undecodable, historyLength), undecodable);
+    }
+
+    /** A state by name or, as ProtoJSON also allows, by number. */
+    private static Optional<TaskState> state(List<FieldViolation> undecodable, String value) {
+        if (isAbsent(value)) {
+            return Optional.empty();
+        }
+        for (TaskState state : TaskState.values()) {
+            if (state != TaskState.UNRECOGNIZED && state.name().equals(value)) {
+                return Optional.of(state);
+            }
+        }
+        Integer number = Grammar.int32(value);
+        TaskState byNumber = number == null ? null : TaskState.forNumber(number);
+        if (byNumber != null) {
+            return Optional.of(byNumber);
+        }
+        undecodable.add(RequestValidator.unknownState());
+        return Optional.empty();
+    }
+
+    /** An int32; one outside int32 is refused here, since no typed value can hold it. */
+    private static OptionalInt int32(List<FieldViolation> undecodable, String field, String value, int min, int max) {
+        if (isAbsent(value)) {
+            return OptionalInt.empty();
+        }
+        if (!Grammar.isInteger(value)) {
+            undecodable.add(new FieldViolation(field, field + " must be an integer between " + min + " and " + max));
+            return OptionalInt.empty();
+        }
+        Integer parsed = Grammar.int32(value);
+        if (parsed == null) {
+            undecodable.add(new FieldViolation(field, RequestValidator.outOfRange(field, min, max, shown(value))));
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(parsed);
+    }
+
+    private static OptionalInt historyLength(List<FieldViolation> undecodable, String value) {
+        if (isAbsent(value)) {
+            return OptionalInt.empty();
+        }
+        if (!Grammar.isInteger(value)) {
+            undecodable.add(new FieldViolation("historyLength", "historyLength must be a non-negative integer"));
+            return OptionalInt.empty();
+        }
+        Integer parsed = Grammar.int32(value);
+        if (parsed == null) {
+            undecodable.add(value.startsWith("-") ? RequestValidator.negativeHistory(shown(value))
+                    : new FieldViolation("historyLength", "historyLength must be at most " + Integer.MAX_VALUE + ", got " + shown(value)));
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(parsed);
+    }
+
+    private static Optional<Instant> timestamp(List<FieldViolation> undecodable, String field, String value) {
+        if (isAbsent(value)) {
+            return Optional.empty();
+        }
+        Optional<Instant> instant = Timestamps.parseRfc3339(value);
+        if (instant.isEmpty()) {
+            undecodable.add(new FieldViolation(field, Grammar.notATimestamp(field)));
+        }
+        return instant;
+    }
+
+    private static Optional<Boolean> bool(List<FieldViolation> undecodable, String field, String value) {
+        if (isAbsent(value)) {
+            return Optional.empty();
+        }
+        if (value.equals("true") || value.equals("false")) {
+            return Optional.of(Boolean.valueOf(value));
+        }
+        undecodable.add(new FieldViolation(field, field + " must be true or false"));
+        return Optional.empty();
+    }
+
+    /** A number the caller sent, echoed only while short: it is digits, but may be thousands of them. */
+    private static String shown(String digits) {
+        return digits.length() <= 20 ? digits : "a number of " + digits.length() + " digits";
+    }
+
+    private static boolean isAbsent(String value) {
+        return value == null || value.isEmpty();
+    }
+}

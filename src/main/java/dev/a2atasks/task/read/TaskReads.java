@@ -1,0 +1,52 @@
+package dev.a2atasks.task.read;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.a2atasks.auth.Caller;
+import dev.a2atasks.task.store.ArtifactEntity;
+import dev.a2atasks.task.store.TaskEntity;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * The simple reads, through the Panache entities: one task by its key, a page's artifacts. They
+ * need no hand-kept column list, so they use the mapping the writer uses; only statements whose
+ * plan matters (the keyset page, the count, history tails) are SQL, in {@link TaskPageQueries}
+ * and {@link HistoryTails}.
+ */
+@ApplicationScoped
+public class TaskReads {
+
+    /** The caller's task with this id, or null: the scope is part of the key, never a filter after it. */
+    @WithSession
+    public Uni<TaskView> task(Caller caller, String id) {
+        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", caller.tenant(), caller.subject(), id)
+                .firstResult()
+                .map(row -> row == null ? null : view(row));
+    }
+
+    /**
+     * Every artifact of these tasks, in production order, keyed by task row key. The keys come
+     * from a page already scoped to the caller; one statement for the whole page.
+     */
+    @WithSession
+    public Uni<Map<Long, List<ArtifactView>>> artifacts(List<Long> taskKeys) {
+        return ArtifactEntity.<ArtifactEntity>list("taskPk in ?1 order by taskPk, ord", taskKeys).map(rows -> {
+            Map<Long, List<ArtifactView>> byTask = new HashMap<>();
+            for (ArtifactEntity a : rows) {
+                byTask.computeIfAbsent(a.taskPk, k -> new ArrayList<>()).add(new ArtifactView(
+                        a.artifactId, a.name, a.description, a.partsJson, a.metadataJson, a.extensionsJson));
+            }
+            return byTask;
+        });
+    }
+
+    static TaskView view(TaskEntity row) {
+        return new TaskView(row.pk, row.id, row.contextId, row.state, row.statusTimestamp.toInstant(),
+                row.statusMessageJson, row.metadataJson, null, null);
+    }
+}
