@@ -13,7 +13,7 @@ import java.util.Optional;
  */
 public abstract sealed class A2AException extends RuntimeException
         permits A2AException.InvalidParams, A2AException.TaskNotFound, A2AException.UnsupportedOperation,
-        A2AException.PushNotificationNotSupported,
+        A2AException.TaskNotCancelable, A2AException.ContentTypeNotSupported, A2AException.PushNotificationNotSupported,
         A2AException.VersionNotSupported, A2AException.Unauthenticated, A2AException.Unavailable,
         A2AException.Internal, A2AException.Rejected {
 
@@ -92,13 +92,45 @@ public abstract sealed class A2AException extends RuntimeException
         private final String method;
 
         public UnsupportedOperation(String method) {
-            super(ErrorKind.UNSUPPORTED_OPERATION, method + " is not supported by this server");
+            this(method, method + " is not supported by this server");
+        }
+
+        private UnsupportedOperation(String method, String message) {
+            super(ErrorKind.UNSUPPORTED_OPERATION, message);
             this.method = method;
+        }
+
+        /** A message to, or a subscription on, a task in a terminal state (spec §3.1.1, §3.1.6). */
+        public static UnsupportedOperation taskIsTerminal(String method, String taskId, String state) {
+            return new UnsupportedOperation(method, "Task " + taskId + " is in the terminal state " + state
+                    + " and takes no further " + (method.equals("SubscribeToTask") ? "subscriptions" : "messages"));
         }
 
         @Override
         public Map<String, String> metadata() {
             return Map.of("method", method);
+        }
+    }
+
+    /** CancelTask on a task that is already in a terminal state. */
+    public static final class TaskNotCancelable extends A2AException {
+        private final String taskId;
+
+        public TaskNotCancelable(String taskId, String state) {
+            super(ErrorKind.TASK_NOT_CANCELABLE, "Task " + taskId + " cannot be canceled: it is in the terminal state " + state);
+            this.taskId = taskId;
+        }
+
+        @Override
+        public Map<String, String> metadata() {
+            return Map.of("taskId", taskId);
+        }
+    }
+
+    /** None of the media types the client accepts (or sent) is one the agent works with. */
+    public static final class ContentTypeNotSupported extends A2AException {
+        public ContentTypeNotSupported(String message) {
+            super(ErrorKind.CONTENT_TYPE_NOT_SUPPORTED, message);
         }
     }
 

@@ -9,8 +9,10 @@ public enum ErrorKind {
     // kind                 JSON-RPC  gRPC status           HTTP  ErrorInfo reason                 ErrorInfo domain
     INVALID_PARAMS(          -32602, "INVALID_ARGUMENT",    400, null,                    null),
     TASK_NOT_FOUND(          -32001, "NOT_FOUND",           404, "TASK_NOT_FOUND",        ErrorKind.DOMAIN),
+    TASK_NOT_CANCELABLE(     -32002, "FAILED_PRECONDITION", 400, "TASK_NOT_CANCELABLE",   ErrorKind.DOMAIN),
     PUSH_NOTIFICATION_NOT_SUPPORTED(-32003, "FAILED_PRECONDITION", 400, "PUSH_NOTIFICATION_NOT_SUPPORTED", ErrorKind.DOMAIN),
     UNSUPPORTED_OPERATION(   -32004, "FAILED_PRECONDITION", 400, "UNSUPPORTED_OPERATION", ErrorKind.DOMAIN),
+    CONTENT_TYPE_NOT_SUPPORTED(-32005, "INVALID_ARGUMENT",  400, "CONTENT_TYPE_NOT_SUPPORTED", ErrorKind.DOMAIN),
     VERSION_NOT_SUPPORTED(   -32009, "FAILED_PRECONDITION", 400, "VERSION_NOT_SUPPORTED", ErrorKind.DOMAIN),
     // Not an A2A error type: no reason may be claimed in the A2A domain for it.
     UNAUTHENTICATED(         -32000, "UNAUTHENTICATED",     401, null,                    null),

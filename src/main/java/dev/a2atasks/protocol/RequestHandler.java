@@ -3,6 +3,7 @@ package dev.a2atasks.protocol;
 import com.google.protobuf.Empty;
 
 import dev.a2atasks.error.A2AException;
+import dev.a2atasks.execution.MessageService;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.CancelTaskRequest;
 import dev.a2atasks.proto.v1.DeleteTaskPushNotificationConfigRequest;
@@ -25,7 +26,8 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * The service behind {@link A2AOperations}. The reads are served by the task read model; every
+ * The service behind {@link A2AOperations}. The reads are served by the task read model,
+ * SendMessage and CancelTask by the {@link MessageService} (store, agent, waiting); every
  * operation not built yet answers here, and only here: UnsupportedOperation, except the
  * push-notification config operations, which answer PushNotificationNotSupported while the Agent
  * Card says {@code pushNotifications: false} (spec §3.3.4).
@@ -34,9 +36,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class RequestHandler implements A2AOperations {
 
     private final TaskQueryService tasks;
+    private final MessageService messages;
 
-    RequestHandler(TaskQueryService tasks) {
+    RequestHandler(TaskQueryService tasks, MessageService messages) {
         this.tasks = tasks;
+        this.messages = messages;
     }
 
     @Override
@@ -51,7 +55,7 @@ public class RequestHandler implements A2AOperations {
 
     @Override
     public Uni<SendMessageResponse> sendMessage(CallContext call, SendMessageRequest request) {
-        return unsupported(A2AMethod.SEND_MESSAGE);
+        return messages.send(call, request);
     }
 
     @Override
@@ -61,7 +65,7 @@ public class RequestHandler implements A2AOperations {
 
     @Override
     public Uni<TaskView> cancelTask(CallContext call, CancelTaskRequest request) {
-        return unsupported(A2AMethod.CANCEL_TASK);
+        return messages.cancel(call, request);
     }
 
     @Override

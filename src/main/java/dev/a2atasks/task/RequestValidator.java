@@ -11,6 +11,13 @@ import dev.a2atasks.error.A2AException;
 import dev.a2atasks.error.FieldViolation;
 import dev.a2atasks.task.HistoryConfig;
 import dev.a2atasks.paging.PageTokenCodec;
+import com.google.protobuf.Value;
+
+import dev.a2atasks.proto.v1.Message;
+import dev.a2atasks.proto.v1.Part;
+import dev.a2atasks.proto.v1.Role;
+import dev.a2atasks.proto.v1.SendMessageConfiguration;
+import dev.a2atasks.proto.v1.SendMessageRequest;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.time.Timestamps;
 import dev.a2atasks.validation.Grammar;
@@ -38,9 +45,12 @@ public class RequestValidator {
             .map(Enum::name).toList());
 
     private final HistoryConfig history;
+    private final int maxTextChars;
 
-    RequestValidator(HistoryConfig history) {
+    RequestValidator(HistoryConfig history,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "a2a.message.max-text-chars", defaultValue = "100000") int maxTextChars) {
         this.history = history;
+        this.maxTextChars = maxTextChars;
     }
 
     public ListTasksQuery listTasks(ListTasksParams p) {
@@ -73,6 +83,131 @@ public class RequestValidator {
         Integer historyLength = v.check("historyLength", () -> historyLength(v, p.historyLength()));
         v.throwIfAny();
         return new GetTaskQuery(tenant == null ? "" : tenant, id, effectiveHistory(historyLength, history.defaultGetLength()));
+    }
+
+    /**
+     * SendMessage's request (spec §3.1.1, §3.2.2): a user message with an id and at least one part,
+     * each part holding exactly one kind of content; every text in it (parts, ids, metadata,
+     * extension URIs) meets the grammar; the text parts together stay within
+     * {@code a2a.message.max-text-chars}.
+     */
+    public SendMessageCommand sendMessage(SendMessageRequest request) {
+        Violations v = new Violations(List.of());
+        String tenant = boundedText(v, "tenant", request.getTenant());
+        if (!request.hasMessage()) {
+            v.add(new FieldViolation("message", "message is required"));
+            v.throwIfAny();
+        }
+        Message message = request.getMessage();
+        String messageId = boundedText(v, "message.messageId", message.getMessageId());
+        if (messageId == null && !v.has("message.messageId")) {
+            v.add(new FieldViolation("message.messageId", "message.messageId is required"));
+        }
+        String taskId = boundedText(v, "message.taskId", message.getTaskId());
+        String contextId = boundedText(v, "message.contextId", message.getContextId());
+        if (message.getRole() != Role.ROLE_USER) {
+            v.add(new FieldViolation("message.role", "message.role must be ROLE_USER"));
+        }
+        if (message.getPartsCount() == 0) {
+            v.add(new FieldViolation("message.parts", "message.parts must not be empty"));
+        }
+        long textChars = 0;
+        for (int i = 0; i < message.getPartsCount(); i++) {
+            Part part = message.getParts(i);
+            String field = "message.parts[" + i + "]";
+            switch (part.getContentCase()) {
+                case TEXT -> {
+                    text(v, field + ".text", part.getText());
+                    textChars += part.getText().length();
+                }
+                case URL -> boundedText(v, field + ".url", part.getUrl());
+                case DATA -> structured(v, field + ".data", part.getData());
+                case RAW -> { }
+                default -> v.add(new FieldViolation(field, field + " must hold one of text, raw, url or data"));
+            }
+            text(v, field + ".filename", part.getFilename());
+            text(v, field + ".mediaType", part.getMediaType());
+            structured(v, field + ".metadata", Value.newBuilder().setStructValue(part.getMetadata()).build());
+        }
+        if (textChars > maxTextChars) {
+            v.add(new FieldViolation("message.parts", "message.parts hold " + textChars + " characters of text; at most "
+                    + maxTextChars + " are accepted"));
+        }
+        structured(v, "message.metadata", Value.newBuilder().setStructValue(message.getMetadata()).build());
+        eachText(v, "message.extensions", message.getExtensionsList());
+        eachText(v, "message.referenceTaskIds", message.getReferenceTaskIdsList());
+        structured(v, "metadata", Value.newBuilder().setStructValue(request.getMetadata()).build());
+        SendMessageConfiguration configuration = request.getConfiguration();
+        eachText(v, "configuration.acceptedOutputModes", configuration.getAcceptedOutputModesList());
+        OptionalInt historyLength = OptionalInt.empty();
+        if (configuration.hasHistoryLength()) {
+            if (configuration.getHistoryLength() < 0) {
+                v.add(new FieldViolation("configuration.historyLength",
+                        "configuration.historyLength must not be negative, got " + configuration.getHistoryLength()));
+            } else {
+                historyLength = OptionalInt.of(configuration.getHistoryLength());
+            }
+        }
+        v.throwIfAny();
+        return new SendMessageCommand(tenant == null ? "" : tenant, taskId, contextId, message,
+                configuration.getAcceptedOutputModesList(), historyLength, configuration.getReturnImmediately());
+    }
+
+    /** An id that names one task: CancelTask's and SubscribeToTask's. */
+    public String taskId(String tenant, String id) {
+        Violations v = new Violations(List.of());
+        boundedText(v, "tenant", tenant);
+        String value = boundedText(v, "id", id);
+        if (value == null && !v.has("id")) {
+            v.add(new FieldViolation("id", "id is required"));
+        }
+        v.throwIfAny();
+        return value;
+    }
+
+    private static void eachText(Violations v, String field, List<String> values) {
+        for (int i = 0; i < values.size(); i++) {
+            text(v, field + "[" + i + "]", values.get(i));
+        }
+    }
+
+    /**
+     * Every key and string inside a JSON value: PostgreSQL's jsonb refuses {@code \u0000} just as
+     * text refuses NUL, so metadata and data parts meet the same grammar as every other text.
+     */
+    private static void structured(Violations v, String field, Value value) {
+        String problem = structureProblem(field, value);
+        if (problem != null) {
+            v.add(new FieldViolation(field, problem)); // named by its field, never by a key the caller chose
+        }
+    }
+
+    private static String structureProblem(String field, Value value) {
+        switch (value.getKindCase()) {
+            case STRING_VALUE:
+                return Grammar.textProblem(field, value.getStringValue());
+            case STRUCT_VALUE:
+                for (var entry : value.getStructValue().getFieldsMap().entrySet()) {
+                    String problem = Grammar.textProblem(field, entry.getKey());
+                    if (problem == null) {
+                        problem = structureProblem(field, entry.getValue());
+                    }
+                    if (problem != null) {
+                        return problem;
+                    }
+                }
+                return null;
+            case LIST_VALUE:
+                for (Value inner : value.getListValue().getValuesList()) {
+                    String problem = structureProblem(field, inner);
+                    if (problem != null) {
+                        return problem;
+                    }
+                }
+                return null;
+            default:
+                return null;
+        }
     }
 
     /** "status must be one of …": a name or number this service does not know. */

@@ -33,7 +33,7 @@ class RequestValidatorUnitTest {
         public int maxLength() {
             return 100;
         }
-    });
+    }, 100_000);
 
     @Test
     void defaultsAndCaps() {

@@ -62,4 +62,13 @@ public class TaskEntity extends PanacheEntityBase {
 
     @Column(name = "next_seq", nullable = false)
     public long nextSeq;
+
+    /** Seq the next row of {@code task_events} gets; taken under this row's lock. */
+    @Column(name = "next_event_seq", nullable = false)
+    public long nextEventSeq;
+
+    /** Whether the task is in a state it never leaves (spec: COMPLETED, FAILED, CANCELED, REJECTED). */
+    public boolean isTerminal() {
+        return TaskStates.isTerminal(state);
+    }
 }

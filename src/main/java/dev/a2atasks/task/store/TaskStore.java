@@ -13,6 +13,10 @@ import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
+import dev.a2atasks.proto.v1.StreamResponse;
+import dev.a2atasks.proto.v1.TaskArtifactUpdateEvent;
+import dev.a2atasks.proto.v1.TaskStatusUpdateEvent;
+import dev.a2atasks.error.A2AException;
 
 import dev.a2atasks.auth.Caller;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -129,11 +133,165 @@ public class TaskStore {
         });
     }
 
-    /** Moves a task to a new status; the status timestamp is now unless the status carries one. */
+    /** Moves a task to a new status and records the event; the status timestamp is now unless the status carries one. */
     @WithTransaction
     public Uni<Void> updateStatus(Caller owner, String taskId, TaskStatus status) {
-        return lockTask(owner, taskId).invoke(task -> applyStatus(task, status, OffsetDateTime.now(ZoneOffset.UTC)))
-                .replaceWithVoid();
+        return lockTask(owner, taskId).chain(task -> changeStatus(task, status));
+    }
+
+    // ---- The A2A write path: a user's message, the agent's updates, cancellation ----------------
+
+    /** Where a user's message went: the task, whether it was created by it, whether it was a retry. */
+    public record Accepted(long taskPk, String taskId, String contextId, boolean created, boolean duplicate) {
+    }
+
+    /** A new task for a user's message: SUBMITTED, the message its first history entry. */
+    @WithTransaction
+    public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        TaskEntity row = new TaskEntity();
+        row.tenant = owner.tenant();
+        row.owner = owner.subject();
+        row.id = taskId;
+        row.contextId = contextId;
+        row.createdAt = now;
+        row.nextSeq = 1;
+        applyStatus(row, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED).build(), now);
+        return row.<TaskEntity>persist()
+                .chain(saved -> toEntity(saved.pk, 0, message, now).persist())
+                .replaceWith(() -> new Accepted(row.pk, taskId, contextId, true, false));
+    }
+
+    /**
+     * A user's message to an existing task of the caller's. A retry (a message id the task already
+     * has) changes nothing. Otherwise the task must not be terminal; the message is appended and
+     * the task is WORKING again, so a blocking caller waits for the agent's answer to it.
+     */
+    @WithTransaction
+    public Uni<Accepted> continueWith(Caller owner, String taskId, String contextId, Message message) {
+        return lockTask(owner, taskId).chain(task -> MessageEntity.count("taskPk = ?1 and messageId = ?2", task.pk, message.getMessageId())
+                .chain(existing -> {
+                    Accepted accepted = new Accepted(task.pk, task.id, task.contextId, false, existing > 0);
+                    if (existing > 0) {
+                        return Uni.createFrom().item(accepted);
+                    }
+                    if (task.isTerminal()) {
+                        return Uni.createFrom().failure(A2AException.UnsupportedOperation.taskIsTerminal("SendMessage", taskId, task.state));
+                    }
+                    if (contextId != null && !contextId.equals(task.contextId)) {
+                        return Uni.createFrom().failure(A2AException.invalidParam("message.contextId",
+                                "message.contextId does not match the context of task " + taskId));
+                    }
+                    return appendLocked(task, message)
+                            .chain(() -> changeStatus(task, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_WORKING).build()))
+                            .replaceWith(accepted);
+                }));
+    }
+
+    /**
+     * The agent's status update: applied and recorded as an event; an agent message in it is also
+     * appended to the history. Fails with {@link TaskClosedException} once the task is terminal
+     * (canceled meanwhile, say), so a late update never overwrites the outcome.
+     */
+    @WithTransaction
+    public Uni<Void> recordStatus(Caller owner, String taskId, TaskStatus status) {
+        return lockOpenTask(owner, taskId).chain(task -> (status.hasMessage() ? appendLocked(task, status.getMessage())
+                : Uni.createFrom().voidItem()).chain(() -> changeStatus(task, status)));
+    }
+
+    /**
+     * The agent's artifact update: a new artifact, a replacement ({@code append} false), or more
+     * parts for one sent before ({@code append} true; created if it was not). Recorded as an event.
+     */
+    @WithTransaction
+    public Uni<Void> recordArtifact(Caller owner, String taskId, Artifact artifact, boolean append, boolean lastChunk) {
+        return lockOpenTask(owner, taskId).chain(task -> ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", task.pk).chain(stored -> {
+            ArtifactEntity current = stored.stream().filter(a -> a.artifactId.equals(artifact.getArtifactId())).findFirst().orElse(null);
+            Uni<?> write;
+            if (current == null) {
+                int ord = stored.stream().mapToInt(a -> a.ord + 1).max().orElse(0);
+                write = toEntity(task.pk, ord, artifact).persist();
+            } else if (append) {
+                List<dev.a2atasks.proto.v1.Part> parts = new java.util.ArrayList<>(ProtoJsonColumns.parseParts(current.partsJson));
+                parts.addAll(artifact.getPartsList());
+                current.partsJson = ProtoJsonColumns.printParts(parts);
+                write = Uni.createFrom().voidItem();
+            } else {
+                ArtifactEntity replacement = toEntity(task.pk, current.ord, artifact);
+                current.name = replacement.name;
+                current.description = replacement.description;
+                current.partsJson = replacement.partsJson;
+                current.metadataJson = replacement.metadataJson;
+                current.extensionsJson = replacement.extensionsJson;
+                write = Uni.createFrom().voidItem();
+            }
+            task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
+            StreamResponse event = StreamResponse.newBuilder().setArtifactUpdate(TaskArtifactUpdateEvent.newBuilder()
+                    .setTaskId(task.id).setContextId(task.contextId).setArtifact(artifact).setAppend(append).setLastChunk(lastChunk))
+                    .build();
+            return write.chain(() -> recordEvent(task, "ARTIFACT_UPDATE", event));
+        }));
+    }
+
+    /**
+     * CancelTask: a task that is not terminal becomes CANCELED (recorded as an event); a terminal
+     * one is refused with TaskNotCancelable; another caller's is TaskNotFound.
+     */
+    @WithTransaction
+    public Uni<Long> cancel(Caller owner, String taskId) {
+        return lockTask(owner, taskId).chain(task -> {
+            if (task.isTerminal()) {
+                return Uni.createFrom().failure(new A2AException.TaskNotCancelable(taskId, task.state));
+            }
+            return changeStatus(task, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_CANCELED).build()).replaceWith(task.pk);
+        });
+    }
+
+    /** Thrown to an agent's update once its task is terminal: the update is not applied. */
+    public static final class TaskClosedException extends RuntimeException {
+        TaskClosedException(String taskId, String state) {
+            super("Task " + taskId + " is " + state + "; the update was not applied", null, false, false);
+        }
+    }
+
+    private static Uni<TaskEntity> lockOpenTask(Caller owner, String taskId) {
+        return lockTask(owner, taskId).invoke(task -> {
+            if (task.isTerminal()) {
+                throw new TaskClosedException(taskId, task.state);
+            }
+        });
+    }
+
+    /** Appends to the history of a task locked by this transaction. */
+    private static Uni<Void> appendLocked(TaskEntity task, Message message) {
+        long seq = task.nextSeq;
+        task.nextSeq = seq + 1;
+        task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
+        Message stored = message.toBuilder().setTaskId(task.id).setContextId(task.contextId).build();
+        return toEntity(task.pk, seq, stored, task.updatedAt).persist().replaceWithVoid();
+    }
+
+    /** Applies a status to a locked task and records the status-update event in the same transaction. */
+    private static Uni<Void> changeStatus(TaskEntity task, TaskStatus status) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        applyStatus(task, status, now);
+        TaskStatus stored = status.toBuilder().setTimestamp(Timestamps.toProto(task.statusTimestamp.toInstant())).build();
+        StreamResponse event = StreamResponse.newBuilder().setStatusUpdate(TaskStatusUpdateEvent.newBuilder()
+                .setTaskId(task.id).setContextId(task.contextId).setStatus(stored)).build();
+        return recordEvent(task, "STATUS_UPDATE", event);
+    }
+
+    private static Uni<Void> recordEvent(TaskEntity task, String kind, StreamResponse event) {
+        TaskEventEntity row = new TaskEventEntity();
+        row.tenant = task.tenant;
+        row.owner = task.owner;
+        row.taskId = task.id;
+        row.seq = task.nextEventSeq;
+        task.nextEventSeq = row.seq + 1;
+        row.kind = kind;
+        row.payloadJson = ProtoJsonColumns.print(event);
+        row.createdAt = OffsetDateTime.now(ZoneOffset.UTC);
+        return row.persist().replaceWithVoid();
     }
 
     /** A status becomes the row's state, sort key (its timestamp, or now) and status message. */
@@ -158,7 +316,7 @@ public class TaskStore {
 
     private static Uni<TaskEntity> lockTask(Caller owner, String taskId) {
         return findLocked(owner, taskId)
-                .onItem().ifNull().failWith(() -> new dev.a2atasks.error.A2AException.TaskNotFound(taskId));
+                .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(taskId));
     }
 
     static MessageEntity toEntity(long taskPk, long seq, Message message, OffsetDateTime createdAt) {

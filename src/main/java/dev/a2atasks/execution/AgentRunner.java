@@ -1,0 +1,222 @@
+package dev.a2atasks.execution;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import dev.a2atasks.agent.AgentExecutor;
+import dev.a2atasks.agent.AgentRequest;
+import dev.a2atasks.agent.TaskUpdater;
+import dev.a2atasks.proto.v1.Artifact;
+import dev.a2atasks.proto.v1.Message;
+import dev.a2atasks.proto.v1.Part;
+import dev.a2atasks.proto.v1.Role;
+import dev.a2atasks.proto.v1.TaskState;
+import dev.a2atasks.proto.v1.TaskStatus;
+import dev.a2atasks.task.store.TaskStates;
+import dev.a2atasks.task.store.TaskStore;
+import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Runs the {@link AgentExecutor} for a user's message on a bounded pool of worker threads
+ * ({@code a2a.agent.max-concurrency}), hands it a {@link TaskUpdater} that writes through the
+ * one {@link TaskStore}, and makes sure every run ends the agent's turn: an agent that returns
+ * without a final or interrupted state, or throws, leaves the task FAILED, never WORKING.
+ */
+@ApplicationScoped
+public class AgentRunner {
+
+    private static final Logger LOG = Logger.getLogger(AgentRunner.class);
+
+    private final AgentExecutor agent;
+    private final TaskStore store;
+    private final TaskSignals signals;
+    private final ThreadPoolExecutor workers;
+    private final Map<Long, Execution> running = new ConcurrentHashMap<>();
+
+    AgentRunner(AgentExecutor agent, TaskStore store, TaskSignals signals,
+            @ConfigProperty(name = "a2a.agent.max-concurrency", defaultValue = "32") int maxConcurrency) {
+        this.agent = agent;
+        this.store = store;
+        this.signals = signals;
+        AtomicInteger threads = new AtomicInteger();
+        this.workers = new ThreadPoolExecutor(maxConcurrency, maxConcurrency, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread thread = new Thread(r, "a2a-agent-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.workers.allowCoreThreadTimeOut(true);
+    }
+
+    /** The agent's media types, for SendMessage's acceptedOutputModes check. */
+    public java.util.List<String> outputModes() {
+        return agent.outputModes();
+    }
+
+    /** One run of the agent for one user message. {@code reply} completes if it answered with a direct Message. */
+    public static final class Execution {
+        final long taskPk;
+        final AgentRequest request;
+        final CompletableFuture<Message> reply = new CompletableFuture<>();
+        volatile boolean closed;
+
+        Execution(long taskPk, AgentRequest request) {
+            this.taskPk = taskPk;
+            this.request = request;
+        }
+
+        /** The direct reply, once the agent gave one. */
+        public Message replyOrNull() {
+            return reply.getNow(null);
+        }
+    }
+
+    public Execution start(long taskPk, AgentRequest request) {
+        Execution execution = new Execution(taskPk, request);
+        running.put(taskPk, execution);
+        workers.execute(() -> run(execution));
+        return execution;
+    }
+
+    /** A client canceled the task (already recorded): tell the agent running it here, if any. */
+    public void canceled(long taskPk) {
+        Execution execution = running.get(taskPk);
+        if (execution != null) {
+            execution.closed = true;
+            CompletableFuture.runAsync(() -> {
+                try {
+                    agent.cancel(execution.request);
+                } catch (RuntimeException e) {
+                    LOG.warnf(e, "The agent's cancel hook failed for task %s", execution.request.taskId());
+                }
+            });
+        }
+    }
+
+    private void run(Execution execution) {
+        Updater updater = new Updater(execution);
+        try {
+            agent.execute(execution.request, updater);
+            if (updater.lastState == null || !TaskStates.isSettled(updater.lastState.name())) {
+                updater.finishQuietly("The agent finished without reporting a result");
+            }
+        } catch (TaskUpdater.TaskClosedException closed) {
+            LOG.debugf("Task %s closed while its agent ran", execution.request.taskId());
+        } catch (Throwable failure) {
+            if (failure instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.errorf(failure, "The agent failed on task %s", execution.request.taskId());
+            updater.finishQuietly("The agent failed");
+        } finally {
+            running.remove(execution.taskPk, execution);
+            execution.reply.complete(null); // no-op when it replied
+            signals.fire(execution.taskPk);
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        workers.shutdownNow();
+    }
+
+    /** The agent's view of its task: every call one committed transaction, then a wake-up for waiters. */
+    private final class Updater implements TaskUpdater {
+        private final Execution execution;
+        private volatile TaskState lastState;
+
+        Updater(Execution execution) {
+            this.execution = execution;
+        }
+
+        @Override
+        public void status(TaskState state, String text) {
+            status(state, text == null ? null : Message.newBuilder().addParts(Part.newBuilder().setText(text)).build());
+        }
+
+        @Override
+        public void status(TaskState state, Message message) {
+            TaskStatus.Builder status = TaskStatus.newBuilder().setState(state);
+            if (message != null) {
+                status.setMessage(agentMessage(message));
+            }
+            write(() -> store.recordStatus(execution.request.caller(), execution.request.taskId(), status.build()));
+            lastState = state;
+        }
+
+        @Override
+        public void artifact(Artifact artifact) {
+            write(() -> store.recordArtifact(execution.request.caller(), execution.request.taskId(), artifact, false, true));
+        }
+
+        @Override
+        public void appendArtifact(String artifactId, String name, java.util.List<Part> parts, boolean lastChunk) {
+            Artifact.Builder chunk = Artifact.newBuilder().setArtifactId(artifactId).addAllParts(parts);
+            if (name != null) {
+                chunk.setName(name);
+            }
+            write(() -> store.recordArtifact(execution.request.caller(), execution.request.taskId(), chunk.build(), true, lastChunk));
+        }
+
+        @Override
+        public void reply(Message message) {
+            Message reply = agentMessage(message);
+            write(() -> store.recordStatus(execution.request.caller(), execution.request.taskId(),
+                    TaskStatus.newBuilder().setState(TaskState.TASK_STATE_COMPLETED).setMessage(reply).build()));
+            lastState = TaskState.TASK_STATE_COMPLETED;
+            execution.reply.complete(reply);
+        }
+
+        @Override
+        public boolean isClosed() {
+            return execution.closed;
+        }
+
+        void finishQuietly(String reason) {
+            try {
+                status(TaskState.TASK_STATE_FAILED, reason);
+            } catch (TaskClosedException closed) {
+                // already terminal (canceled meanwhile): nothing to finish
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "Could not mark task %s FAILED", execution.request.taskId());
+            }
+        }
+
+        private Message agentMessage(Message message) {
+            Message.Builder agentMessage = message.toBuilder().setRole(Role.ROLE_AGENT)
+                    .setTaskId(execution.request.taskId()).setContextId(execution.request.contextId());
+            if (agentMessage.getMessageId().isEmpty()) {
+                agentMessage.setMessageId(UUID.randomUUID().toString());
+            }
+            return agentMessage.build();
+        }
+
+        private void write(java.util.function.Supplier<Uni<Void>> change) {
+            if (execution.closed) {
+                throw new TaskClosedException("Task " + execution.request.taskId() + " was canceled");
+            }
+            try {
+                VertxContextSupport.subscribeAndAwait(change);
+            } catch (TaskStore.TaskClosedException closed) {
+                execution.closed = true;
+                throw new TaskClosedException(closed.getMessage());
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+            signals.fire(execution.taskPk);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.a2atasks.execution;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.a2atasks.agent.AgentRequest;
+import dev.a2atasks.auth.Caller;
+import dev.a2atasks.error.A2AException;
+import dev.a2atasks.proto.v1.CancelTaskRequest;
+import dev.a2atasks.proto.v1.Message;
+import dev.a2atasks.proto.v1.SendMessageRequest;
+import dev.a2atasks.proto.v1.SendMessageResponse;
+import dev.a2atasks.protocol.CallContext;
+import dev.a2atasks.task.GetTaskParams;
+import dev.a2atasks.task.RequestValidator;
+import dev.a2atasks.task.SendMessageCommand;
+import dev.a2atasks.task.TaskQueryService;
+import dev.a2atasks.task.read.TaskProtos;
+import dev.a2atasks.task.read.TaskReads;
+import dev.a2atasks.task.read.TaskView;
+import dev.a2atasks.task.store.TaskStates;
+import dev.a2atasks.task.store.TaskStore;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * SendMessage and CancelTask, once, for every binding: validate, write through the store (a new
+ * task, or a message continuing one), start the agent, and answer as the request asks: at once
+ * ({@code returnImmediately}), or when the task is terminal or interrupted, bounded by
+ * {@code a2a.agent.blocking-timeout} (then the task as it is).
+ */
+@ApplicationScoped
+public class MessageService {
+
+    /** How often a blocking SendMessage re-reads its task without a wake-up (a change made by another replica). */
+    private static final Duration POLL = Duration.ofSeconds(1);
+
+    private final RequestValidator validator;
+    private final TaskStore store;
+    private final TaskReads reads;
+    private final TaskQueryService queries;
+    private final AgentRunner runner;
+    private final TaskSignals signals;
+    private final Duration blockingTimeout;
+
+    MessageService(RequestValidator validator, TaskStore store, TaskReads reads, TaskQueryService queries, AgentRunner runner,
+            TaskSignals signals, @ConfigProperty(name = "a2a.agent.blocking-timeout", defaultValue = "60s") Duration blockingTimeout) {
+        this.validator = validator;
+        this.store = store;
+        this.reads = reads;
+        this.queries = queries;
+        this.runner = runner;
+        this.signals = signals;
+        this.blockingTimeout = blockingTimeout;
+    }
+
+    public Uni<SendMessageResponse> send(CallContext call, SendMessageRequest request) {
+        SendMessageCommand command = validator.sendMessage(request);
+        Caller caller = call.caller();
+        if (!command.tenant().isEmpty() && !command.tenant().equals(caller.tenant())) {
+            // Writing is never done in a scope other than the caller's; a task there is as unknown as any other.
+            return Uni.createFrom().failure(command.taskId() != null ? new A2AException.TaskNotFound(command.taskId())
+                    : A2AException.invalidParam("tenant", "tenant must be the caller's own tenant or empty"));
+        }
+        checkOutputModes(command.acceptedOutputModes());
+        Message message = command.message();
+        Uni<TaskStore.Accepted> accepted = command.taskId() == null
+                ? store.submit(caller, UUID.randomUUID().toString(),
+                        command.contextId() != null ? command.contextId() : UUID.randomUUID().toString(), message)
+                : store.continueWith(caller, command.taskId(), command.contextId(), message);
+        Context context = Vertx.currentContext();
+        return accepted.chain(task -> {
+            AgentRunner.Execution execution = task.duplicate() ? null
+                    : runner.start(task.taskPk(), new AgentRequest(caller, task.taskId(), task.contextId(),
+                            message.toBuilder().setTaskId(task.taskId()).setContextId(task.contextId()).build(), task.created(),
+                            command.acceptedOutputModes(), List.copyOf(call.extensions())));
+            Uni<Void> settled = command.returnImmediately() ? Uni.createFrom().voidItem()
+                    : awaitSettled(caller, task.taskPk(), task.taskId(), Instant.now().plus(blockingTimeout), onContext(context));
+            return settled.chain(() -> {
+                Message reply = execution == null ? null : execution.replyOrNull();
+                if (reply != null) {
+                    return Uni.createFrom().item(SendMessageResponse.newBuilder().setMessage(reply).build());
+                }
+                return queries.getTask(caller, new GetTaskParams(command.tenant(), task.taskId(), command.historyLength(), List.of()))
+                        .map(view -> SendMessageResponse.newBuilder().setTask(TaskProtos.task(view)).build());
+            });
+        });
+    }
+
+    public Uni<TaskView> cancel(CallContext call, CancelTaskRequest request) {
+        String id = validator.taskId(request.getTenant(), request.getId());
+        Caller caller = call.caller();
+        if (!request.getTenant().isEmpty() && !request.getTenant().equals(caller.tenant())) {
+            return Uni.createFrom().failure(new A2AException.TaskNotFound(id));
+        }
+        return store.cancel(caller, id).chain(pk -> {
+            runner.canceled(pk);
+            signals.fire(pk);
+            return queries.getTask(caller, new GetTaskParams(request.getTenant(), id, OptionalInt.empty(), List.of()));
+        });
+    }
+
+    /** Refuses a client that accepts none of the agent's output media types (an empty list accepts all). */
+    private void checkOutputModes(List<String> accepted) {
+        if (accepted.isEmpty()) {
+            return;
+        }
+        List<String> produced = runner.outputModes();
+        for (String mode : accepted) {
+            for (String offered : produced) {
+                if (matches(mode.trim(), offered)) {
+                    return;
+                }
+            }
+        }
+        throw new A2AException.ContentTypeNotSupported("None of configuration.acceptedOutputModes is produced by this agent; it produces "
+                + String.join(", ", produced));
+    }
+
+    private static boolean matches(String accepted, String offered) {
+        if (accepted.equals("*/*") || accepted.equalsIgnoreCase(offered)) {
+            return true;
+        }
+        return accepted.endsWith("/*") && offered.regionMatches(true, 0, accepted, 0, accepted.length() - 1);
+    }
+
+    /**
+     * Waits until the task is terminal or interrupted, or the deadline passes: wake-up taken
+     * before the read, so no change between them is missed; re-read at least every second.
+     */
+    private Uni<Void> awaitSettled(Caller caller, long taskPk, String taskId, Instant deadline, Executor context) {
+        CompletableFuture<Void> changed = signals.next(taskPk);
+        return reads.task(caller, taskId).chain(view -> {
+            Duration left = Duration.between(Instant.now(), deadline);
+            if (view == null || TaskStates.isSettled(view.state()) || left.isNegative() || left.isZero()) {
+                signals.release(taskPk, changed);
+                return Uni.createFrom().voidItem();
+            }
+            return Uni.createFrom().completionStage(changed)
+                    .ifNoItem().after(left.compareTo(POLL) < 0 ? left : POLL).recoverWithItem((Void) null)
+                    .emitOn(context) // back on the request's Vert.x context: Hibernate Reactive runs only there
+                    .chain(() -> awaitSettled(caller, taskPk, taskId, deadline, context));
+        });
+    }
+
+    private static Executor onContext(Context context) {
+        return context == null ? Runnable::run : task -> context.runOnContext(ignored -> task.run());
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * Work on tasks: SendMessage and CancelTask ({@link dev.a2atasks.execution.MessageService}), the
+ * runner that executes the application's {@link dev.a2atasks.agent.AgentExecutor} on worker
+ * threads and turns its updates into store writes ({@link dev.a2atasks.execution.AgentRunner}),
+ * and in-process wake-ups for callers waiting on a task ({@link dev.a2atasks.execution.TaskSignals}).
+ * May use: agent (the SPI), task (validator, reads, the store), protocol (CallContext), auth,
+ * error; never a binding.
+ */
+package dev.a2atasks.execution;
