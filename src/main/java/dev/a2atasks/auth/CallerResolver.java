@@ -47,11 +47,24 @@ public class CallerResolver {
 
     public Uni<Caller> current() {
         if (config.anonymous().enabled()) {
+            return of(null);
+        }
+        return of(identities.getDeferredIdentity());
+    }
+
+    /**
+     * The caller of a request whose identity is at hand as a (deferred) identity rather than in the
+     * request scope: a router route's, which runs outside it.
+     */
+    public Uni<Caller> of(Uni<SecurityIdentity> identity) {
+        if (config.anonymous().enabled()) {
             return Uni.createFrom().item(new Caller(config.anonymous().tenant().orElse(""), config.anonymous().subject()));
         }
-        return identities.getDeferredIdentity()
-                .onFailure().transform(CallerResolver::refusal)
-                .map(this::toCaller);
+        if (identity == null) {
+            return Uni.createFrom().failure(new A2AException.Unauthenticated(
+                    "Authentication required: send a bearer token (Authorization: Bearer <JWT>)"));
+        }
+        return identity.onFailure().transform(CallerResolver::refusal).map(this::toCaller);
     }
 
     Caller toCaller(SecurityIdentity identity) {

@@ -5,11 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 
 import dev.a2atasks.protocol.ProtocolVersion;
+import dev.a2atasks.agent.AgentExecutor;
 import dev.a2atasks.proto.v1.AgentCapabilities;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.AgentInterface;
@@ -31,8 +33,8 @@ public class AgentCards {
     private final byte[] json;
     private final String etag;
 
-    AgentCards(AgentCardConfig config) {
-        this.card = build(config);
+    AgentCards(AgentCardConfig config, AgentExecutor agent) {
+        this.card = build(config, agent.outputModes());
         try {
             this.json = JsonFormat.printer().print(card).getBytes(StandardCharsets.UTF_8);
             this.etag = '"' + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json), 0, 16) + '"';
@@ -54,7 +56,7 @@ public class AgentCards {
         return etag;
     }
 
-    static AgentCard build(AgentCardConfig config) {
+    static AgentCard build(AgentCardConfig config, List<String> outputModes) {
         String base = config.publicUrl().replaceAll("/+$", "");
         AgentCard.Builder card = AgentCard.newBuilder()
                 .setName(config.name())
@@ -68,7 +70,7 @@ public class AgentCards {
                 .addSupportedInterfaces(endpoint(base, "HTTP+JSON"))
                 .addSupportedInterfaces(endpoint(config.grpcAddress().orElseGet(() -> hostPort(base)), "GRPC"))
                 .setCapabilities(AgentCapabilities.newBuilder()
-                        .setStreaming(false)
+                        .setStreaming(true)
                         .setPushNotifications(false)
                         .setExtendedAgentCard(false))
                 .putSecuritySchemes(SECURITY_SCHEME, SecurityScheme.newBuilder()
@@ -79,8 +81,9 @@ public class AgentCards {
                         .build())
                 .addSecurityRequirements(SecurityRequirement.newBuilder()
                         .putSchemes(SECURITY_SCHEME, StringList.getDefaultInstance()))
+                .addDefaultInputModes("text/plain")
                 .addDefaultInputModes("application/json")
-                .addDefaultOutputModes("application/json")
+                .addAllDefaultOutputModes(outputModes)
                 .addSkills(AgentSkill.newBuilder()
                         .setId("task-store")
                         .setName("Task store")
@@ -88,7 +91,13 @@ public class AgentCards {
                                 + " and reads one task with a bounded history tail (GetTask).")
                         .addTags("tasks").addTags("listing").addTags("history")
                         .addExamples("ListTasks {\"status\": \"TASK_STATE_WORKING\", \"pageSize\": 100, \"historyLength\": 0}")
-                        .addExamples("GetTask {\"id\": \"<task id>\", \"historyLength\": 5}"));
+                        .addExamples("GetTask {\"id\": \"<task id>\", \"historyLength\": 5}"))
+                .addSkills(AgentSkill.newBuilder()
+                        .setId("agent")
+                        .setName("Agent")
+                        .setDescription("Works on messages sent with SendMessage or SendStreamingMessage; every task and"
+                                + " update is stored, streamed and listed.")
+                        .addTags("messages").addTags("streaming"));
         config.documentationUrl().ifPresent(card::setDocumentationUrl);
         return card.build();
     }

@@ -17,6 +17,7 @@ import dev.a2atasks.proto.v1.CancelTaskRequest;
 import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.proto.v1.SendMessageRequest;
 import dev.a2atasks.proto.v1.SendMessageResponse;
+import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.protocol.CallContext;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.RequestValidator;
@@ -27,13 +28,14 @@ import dev.a2atasks.task.read.TaskReads;
 import dev.a2atasks.task.read.TaskView;
 import dev.a2atasks.task.store.TaskStates;
 import dev.a2atasks.task.store.TaskStore;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * SendMessage and CancelTask, once, for every binding: validate, write through the store (a new
+ * SendMessage, SendStreamingMessage and CancelTask, once, for every binding: validate, write through the store (a new
  * task, or a message continuing one), start the agent, and answer as the request asks: at once
  * ({@code returnImmediately}), or when the task is terminal or interrupted, bounded by
  * {@code a2a.agent.blocking-timeout} (then the task as it is).
@@ -41,29 +43,65 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class MessageService {
 
-    /** How often a blocking SendMessage re-reads its task without a wake-up (a change made by another replica). */
-    private static final Duration POLL = Duration.ofSeconds(1);
-
     private final RequestValidator validator;
     private final TaskStore store;
     private final TaskReads reads;
     private final TaskQueryService queries;
     private final AgentRunner runner;
     private final TaskSignals signals;
+    private final TaskStreams streams;
     private final Duration blockingTimeout;
+    /** How often a blocking SendMessage re-reads its task without a wake-up (a change made by another replica). */
+    private final Duration poll;
 
     MessageService(RequestValidator validator, TaskStore store, TaskReads reads, TaskQueryService queries, AgentRunner runner,
-            TaskSignals signals, @ConfigProperty(name = "a2a.agent.blocking-timeout", defaultValue = "60s") Duration blockingTimeout) {
+            TaskSignals signals, TaskStreams streams,
+            @ConfigProperty(name = "a2a.agent.blocking-timeout", defaultValue = "60s") Duration blockingTimeout,
+            @ConfigProperty(name = "a2a.stream.poll-interval", defaultValue = "1s") Duration poll) {
         this.validator = validator;
         this.store = store;
         this.reads = reads;
         this.queries = queries;
         this.runner = runner;
         this.signals = signals;
+        this.streams = streams;
         this.blockingTimeout = blockingTimeout;
+        this.poll = poll;
     }
 
     public Uni<SendMessageResponse> send(CallContext call, SendMessageRequest request) {
+        Context context = Vertx.currentContext();
+        return start(call, request).chain(started -> {
+            Uni<Void> settled = started.command().returnImmediately() ? Uni.createFrom().voidItem()
+                    : awaitSettled(started.caller(), started.task().taskPk(), started.task().taskId(),
+                            Instant.now().plus(blockingTimeout), onContext(context));
+            return settled.chain(() -> {
+                Message reply = started.execution() == null ? null : started.execution().replyOrNull();
+                if (reply != null) {
+                    return Uni.createFrom().item(SendMessageResponse.newBuilder().setMessage(reply).build());
+                }
+                return queries.getTask(started.caller(), new GetTaskParams(started.command().tenant(), started.task().taskId(),
+                        started.command().historyLength(), List.of()))
+                        .map(view -> SendMessageResponse.newBuilder().setTask(TaskProtos.task(view)).build());
+            });
+        });
+    }
+
+    /**
+     * SendStreamingMessage: the same start, then the task's stream (spec §3.1.2): the task, its
+     * status and artifact updates, closed on a terminal or interrupted state. A direct reply
+     * arrives as the message of the final (COMPLETED) status update.
+     */
+    public Multi<StreamResponse> sendStreaming(CallContext call, SendMessageRequest request) {
+        return start(call, request).onItem().transformToMulti(started -> streams.follow(started.caller(),
+                started.command().tenant(), started.task().taskId(), started.command().historyLength(), false));
+    }
+
+    /** A user message validated, stored, and handed to the agent (unless it was a retry). */
+    private record Started(Caller caller, SendMessageCommand command, TaskStore.Accepted task, AgentRunner.Execution execution) {
+    }
+
+    private Uni<Started> start(CallContext call, SendMessageRequest request) {
         SendMessageCommand command = validator.sendMessage(request);
         Caller caller = call.caller();
         if (!command.tenant().isEmpty() && !command.tenant().equals(caller.tenant())) {
@@ -77,23 +115,10 @@ public class MessageService {
                 ? store.submit(caller, UUID.randomUUID().toString(),
                         command.contextId() != null ? command.contextId() : UUID.randomUUID().toString(), message)
                 : store.continueWith(caller, command.taskId(), command.contextId(), message);
-        Context context = Vertx.currentContext();
-        return accepted.chain(task -> {
-            AgentRunner.Execution execution = task.duplicate() ? null
-                    : runner.start(task.taskPk(), new AgentRequest(caller, task.taskId(), task.contextId(),
-                            message.toBuilder().setTaskId(task.taskId()).setContextId(task.contextId()).build(), task.created(),
-                            command.acceptedOutputModes(), List.copyOf(call.extensions())));
-            Uni<Void> settled = command.returnImmediately() ? Uni.createFrom().voidItem()
-                    : awaitSettled(caller, task.taskPk(), task.taskId(), Instant.now().plus(blockingTimeout), onContext(context));
-            return settled.chain(() -> {
-                Message reply = execution == null ? null : execution.replyOrNull();
-                if (reply != null) {
-                    return Uni.createFrom().item(SendMessageResponse.newBuilder().setMessage(reply).build());
-                }
-                return queries.getTask(caller, new GetTaskParams(command.tenant(), task.taskId(), command.historyLength(), List.of()))
-                        .map(view -> SendMessageResponse.newBuilder().setTask(TaskProtos.task(view)).build());
-            });
-        });
+        return accepted.map(task -> new Started(caller, command, task, task.duplicate() ? null
+                : runner.start(task.taskPk(), new AgentRequest(caller, task.taskId(), task.contextId(),
+                        message.toBuilder().setTaskId(task.taskId()).setContextId(task.contextId()).build(), task.created(),
+                        command.acceptedOutputModes(), List.copyOf(call.extensions())))));
     }
 
     public Uni<TaskView> cancel(CallContext call, CancelTaskRequest request) {
@@ -135,7 +160,7 @@ public class MessageService {
 
     /**
      * Waits until the task is terminal or interrupted, or the deadline passes: wake-up taken
-     * before the read, so no change between them is missed; re-read at least every second.
+     * before the read, so no change between them is missed; re-read at least every {@code a2a.stream.poll-interval}.
      */
     private Uni<Void> awaitSettled(Caller caller, long taskPk, String taskId, Instant deadline, Executor context) {
         CompletableFuture<Void> changed = signals.next(taskPk);
@@ -146,7 +171,7 @@ public class MessageService {
                 return Uni.createFrom().voidItem();
             }
             return Uni.createFrom().completionStage(changed)
-                    .ifNoItem().after(left.compareTo(POLL) < 0 ? left : POLL).recoverWithItem((Void) null)
+                    .ifNoItem().after(left.compareTo(poll) < 0 ? left : poll).recoverWithItem((Void) null)
                     .emitOn(context) // back on the request's Vert.x context: Hibernate Reactive runs only there
                     .chain(() -> awaitSettled(caller, taskPk, taskId, deadline, context));
         });

@@ -1,6 +1,8 @@
 package dev.a2atasks.protocol;
 
+import dev.a2atasks.auth.Caller;
 import dev.a2atasks.auth.CallerResolver;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -20,10 +22,16 @@ public class Admission {
     }
 
     public Uni<CallContext> admit(ServiceParameters request) {
-        return Uni.createFrom().deferred(() -> {
-            String version = versions.require(request.version());
-            return callers.current().map(caller -> new CallContext(caller, version, request.binding(), request.extensionUris(),
-                    request.deadline()));
-        });
+        return Uni.createFrom().deferred(() -> admitAs(request, callers.current()));
+    }
+
+    /** The same for a request whose identity is not in the request scope (a router route's). */
+    public Uni<CallContext> admit(ServiceParameters request, Uni<SecurityIdentity> identity) {
+        return Uni.createFrom().deferred(() -> admitAs(request, callers.of(identity)));
+    }
+
+    private Uni<CallContext> admitAs(ServiceParameters request, Uni<Caller> caller) {
+        String version = versions.require(request.version());
+        return caller.map(c -> new CallContext(c, version, request.binding(), request.extensionUris(), request.deadline()));
     }
 }

@@ -4,6 +4,7 @@ import com.google.protobuf.Empty;
 
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.execution.MessageService;
+import dev.a2atasks.execution.TaskStreams;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.CancelTaskRequest;
 import dev.a2atasks.proto.v1.DeleteTaskPushNotificationConfigRequest;
@@ -37,10 +38,12 @@ public class RequestHandler implements A2AOperations {
 
     private final TaskQueryService tasks;
     private final MessageService messages;
+    private final TaskStreams streams;
 
-    RequestHandler(TaskQueryService tasks, MessageService messages) {
+    RequestHandler(TaskQueryService tasks, MessageService messages, TaskStreams streams) {
         this.tasks = tasks;
         this.messages = messages;
+        this.streams = streams;
     }
 
     @Override
@@ -60,7 +63,7 @@ public class RequestHandler implements A2AOperations {
 
     @Override
     public Multi<StreamResponse> sendStreamingMessage(CallContext call, SendMessageRequest request) {
-        return this.<StreamResponse>unsupported(A2AMethod.SEND_STREAMING_MESSAGE).toMulti();
+        return messages.sendStreaming(call, request);
     }
 
     @Override
@@ -70,7 +73,7 @@ public class RequestHandler implements A2AOperations {
 
     @Override
     public Multi<StreamResponse> subscribeToTask(CallContext call, SubscribeToTaskRequest request) {
-        return this.<StreamResponse>unsupported(A2AMethod.SUBSCRIBE_TO_TASK).toMulti();
+        return streams.subscribe(call, request);
     }
 
     @Override

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
+import dev.a2atasks.proto.v1.GetExtendedAgentCardRequest;
 import dev.a2atasks.proto.v1.SendMessageRequest;
 import com.google.rpc.ErrorInfo;
 
@@ -85,11 +85,11 @@ class AuthenticationTest {
     void httpWithValidTokenReachesTheServiceAndGetsUnsupportedOperation() {
         given().urlEncodingEnabled(false).header("A2A-Version", "1.0").header("Authorization", "Bearer " + Tokens.valid("alice"))
                 .contentType("application/json").body("{}")
-                .when().post("/tasks/t-1:subscribe")
+                .when().get("/extendedAgentCard")
                 .then().statusCode(400)
                 .contentType("application/a2a+json")
                 .body("error.status", equalTo("FAILED_PRECONDITION"))
-                .body("error.message", equalTo("SubscribeToTask is not supported by this server"))
+                .body("error.message", equalTo("GetExtendedAgentCard is not supported by this server"))
                 .body("error.details[0].'@type'", equalTo("type.googleapis.com/google.rpc.ErrorInfo"))
                 .body("error.details[0].reason", equalTo("UNSUPPORTED_OPERATION"))
                 .body("error.details[0].domain", equalTo("a2a-protocol.org"));
@@ -99,7 +99,7 @@ class AuthenticationTest {
     void httpTenantPrefixedRouteIsServedToo() {
         given().urlEncodingEnabled(false).header("A2A-Version", "1.0").header("Authorization", "Bearer " + Tokens.valid("alice"))
                 .contentType("application/json").body("{}")
-                .when().post("/acme/message:stream")
+                .when().get("/acme/extendedAgentCard")
                 .then().statusCode(400)
                 .body("error.details[0].reason", equalTo("UNSUPPORTED_OPERATION"));
     }
@@ -107,9 +107,9 @@ class AuthenticationTest {
     @Test
     void grpcWithValidTokenReachesTheServiceAndGetsUnsupportedOperation() {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                () -> grpc.stub(Tokens.valid("alice")).subscribeToTask(SubscribeToTaskRequest.newBuilder().setId("t-1").build()).next());
+                () -> grpc.stub(Tokens.valid("alice")).getExtendedAgentCard(GetExtendedAgentCardRequest.getDefaultInstance()));
         assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode());
-        assertEquals("SubscribeToTask is not supported by this server", e.getStatus().getDescription());
+        assertEquals("GetExtendedAgentCard is not supported by this server", e.getStatus().getDescription());
         ErrorInfo info = GrpcChannels.errorInfo(e);
         assertEquals("UNSUPPORTED_OPERATION", info.getReason());
         assertEquals("a2a-protocol.org", info.getDomain());

@@ -82,9 +82,9 @@ class JsonRpcEdgeCasesTest {
     void unknownAndUnimplementedMethods() {
         rpc().body("{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tasks/list\"}").post("/").then().statusCode(200)
                 .body("id", equalTo(10)).body("error.code", equalTo(-32601)).body("error.message", equalTo("Method not found: tasks/list"));
-        rpc().body("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"SubscribeToTask\",\"params\":{\"id\":\"t1\"}}").post("/").then().statusCode(200)
+        rpc().body("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"GetExtendedAgentCard\",\"params\":{}}").post("/").then().statusCode(200)
                 .body("id", equalTo(11)).body("error.code", equalTo(-32004))
-                .body("error.message", equalTo("SubscribeToTask is not supported by this server"))
+                .body("error.message", equalTo("GetExtendedAgentCard is not supported by this server"))
                 .body("error.data[0].reason", equalTo("UNSUPPORTED_OPERATION"))
                 .body("error.data[0].domain", equalTo("a2a-protocol.org"));
     }

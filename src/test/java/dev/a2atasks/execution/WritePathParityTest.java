@@ -250,7 +250,7 @@ class WritePathParityTest extends BindingTest {
         };
     }
 
-    private static String json(com.google.protobuf.Message message) {
+    static String json(com.google.protobuf.Message message) {
         try {
             return JsonFormat.printer().print(message);
         } catch (InvalidProtocolBufferException e) {

@@ -5,6 +5,9 @@ import java.util.Optional;
 import dev.a2atasks.protocol.Binding;
 import dev.a2atasks.protocol.ProtocolVersion;
 import dev.a2atasks.protocol.ServiceParameters;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
@@ -40,5 +43,14 @@ public final class HttpServiceParameters {
     private static String parameter(HttpServerRequest request, String name) {
         String header = request.getHeader(name);
         return header != null ? header : request.getParam(name);
+    }
+
+    /**
+     * The request's identity, still deferred (authentication runs when it is first asked for), as
+     * the HTTP layer keeps it on the routing context: for router routes, which run outside the
+     * request scope the REST layer reads it from.
+     */
+    public static Uni<SecurityIdentity> identity(RoutingContext context) {
+        return context.get(QuarkusHttpUser.DEFERRED_IDENTITY_KEY);
     }
 }

@@ -3,6 +3,7 @@ package dev.a2atasks.binding.jsonrpc;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -15,6 +16,7 @@ import dev.a2atasks.proto.v1.GetExtendedAgentCardRequest;
 import dev.a2atasks.proto.v1.GetTaskPushNotificationConfigRequest;
 import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsRequest;
 import dev.a2atasks.proto.v1.SendMessageRequest;
+import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
 import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 
@@ -35,6 +37,7 @@ import dev.a2atasks.protocol.A2AOperations;
 import dev.a2atasks.protocol.Admission;
 import dev.a2atasks.protocol.CallContext;
 import dev.a2atasks.protocol.Failures;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
@@ -72,22 +75,26 @@ public class JsonRpcResource {
         Uni<Writer> run(A2AOperations port, CallContext call, JsonNode params);
     }
 
-    /** Method name to port call, the JSON-RPC binding's only dispatch. */
+    /** One port call per streaming A2A method: decode its params, call; each event is written as a result. */
+    private interface StreamOperation {
+        Multi<StreamResponse> run(A2AOperations port, CallContext call, JsonNode params);
+    }
+
+    /** Method name to port call, the JSON-RPC binding's only dispatch: answered methods, then streamed ones. */
     private static final Map<A2AMethod, Operation> OPERATIONS = new EnumMap<>(A2AMethod.class);
+    private static final Map<A2AMethod, StreamOperation> STREAMS = new EnumMap<>(A2AMethod.class);
 
     static {
+        STREAMS.put(A2AMethod.SEND_STREAMING_MESSAGE, (port, c, p) -> port.sendStreamingMessage(c, params(p, SendMessageRequest.newBuilder())));
+        STREAMS.put(A2AMethod.SUBSCRIBE_TO_TASK, (port, c, p) -> port.subscribeToTask(c, params(p, SubscribeToTaskRequest.newBuilder())));
         OPERATIONS.put(A2AMethod.LIST_TASKS, (port, c, p) -> port.listTasks(c, JsonRpcParams.listTasks(p))
                 .map(page -> json -> TaskJson.writePage(json, page)));
         OPERATIONS.put(A2AMethod.GET_TASK, (port, c, p) -> port.getTask(c, JsonRpcParams.getTask(p))
                 .map(task -> json -> TaskJson.writeTask(json, task)));
         OPERATIONS.put(A2AMethod.SEND_MESSAGE, (port, c, p) -> port.sendMessage(c, params(p, SendMessageRequest.newBuilder()))
                 .map(JsonRpcResource::proto));
-        OPERATIONS.put(A2AMethod.SEND_STREAMING_MESSAGE, (port, c, p) -> port.sendStreamingMessage(c,
-                params(p, SendMessageRequest.newBuilder())).toUni().map(JsonRpcResource::proto));
         OPERATIONS.put(A2AMethod.CANCEL_TASK, (port, c, p) -> port.cancelTask(c, params(p, CancelTaskRequest.newBuilder()))
                 .map(task -> json -> TaskJson.writeTask(json, task)));
-        OPERATIONS.put(A2AMethod.SUBSCRIBE_TO_TASK, (port, c, p) -> port.subscribeToTask(c, params(p, SubscribeToTaskRequest.newBuilder()))
-                .toUni().map(JsonRpcResource::proto));
         OPERATIONS.put(A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG, (port, c, p) -> port.createTaskPushNotificationConfig(c,
                 params(p, TaskPushNotificationConfig.newBuilder())).map(JsonRpcResource::proto));
         OPERATIONS.put(A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG, (port, c, p) -> port.getTaskPushNotificationConfig(c,
@@ -113,12 +120,61 @@ public class JsonRpcResource {
     @POST
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> call(RoutingContext http, HttpHeaders headers, byte[] body) {
-        if (!isJson(headers.getMediaType())) {
-            return Uni.createFrom().item(error(NullNode.instance,
+        Envelope envelope = open(headers.getMediaType(), body);
+        if (envelope instanceof Envelope.Answer answer) {
+            return Uni.createFrom().item(answer.response());
+        }
+        Envelope.Call call = (Envelope.Call) envelope;
+        if (STREAMS.containsKey(call.method())) {
+            return Uni.createFrom().item(error(call.id(), new JsonRpcError(JsonRpcError.INVALID_REQUEST, call.method().wireName()
+                    + " answers with Server-Sent Events: send Accept: text/event-stream")));
+        }
+        return admission.admit(HttpServiceParameters.of(http))
+                .chain(context -> invoke(call.method(), context, call.params()))
+                .map(result -> Response.ok(result(call.id(), result), MediaType.APPLICATION_JSON).build())
+                .onFailure().recoverWithItem(failure -> error(call.id(), failure));
+    }
+
+    /**
+     * The same endpoint for a client that accepts Server-Sent Events (spec §9.4.2, §9.4.6), reached
+     * through {@link JsonRpcEventRoute}: a
+     * streaming method's events, each a JSON-RPC response carrying one StreamResponse, and any
+     * error as a last event (the stream has begun by then); any other method's one answer as the
+     * only event.
+     */
+    Multi<String> stream(RoutingContext http, MediaType contentType, byte[] body) {
+        Envelope envelope = open(contentType, body);
+        if (envelope instanceof Envelope.Answer answer) {
+            return Multi.createFrom().item(text(answer.response()));
+        }
+        Envelope.Call call = (Envelope.Call) envelope;
+        StreamOperation streaming = STREAMS.get(call.method());
+        Multi<String> events = streaming == null
+                ? Multi.createFrom().uni(admission.admit(HttpServiceParameters.of(http), HttpServiceParameters.identity(http))
+                        .chain(context -> invoke(call.method(), context, call.params()))
+                        .map(result -> new String(result(call.id(), result), StandardCharsets.UTF_8)))
+                : admission.admit(HttpServiceParameters.of(http), HttpServiceParameters.identity(http)).onItem()
+                        .transformToMulti(context -> streaming.run(port, context, paramsObject(call.params())))
+                        .map(event -> new String(result(call.id(), proto(event)), StandardCharsets.UTF_8));
+        return events.onFailure().recoverWithItem(failure -> text(error(call.id(), failure)));
+    }
+
+    /** A request read up to its method: either the answer already (a malformed envelope), or the call to make. */
+    private sealed interface Envelope {
+        record Answer(Response response) implements Envelope {
+        }
+
+        record Call(JsonNode id, A2AMethod method, JsonNode params) implements Envelope {
+        }
+    }
+
+    private Envelope open(MediaType contentType, byte[] body) {
+        if (!isJson(contentType)) {
+            return new Envelope.Answer(error(NullNode.instance,
                     JsonRpcError.invalidRequest("Content-Type must be application/json (or application/a2a+json)")));
         }
         if (body.length > MAX_REQUEST_BYTES) {
-            return Uni.createFrom().item(Response.status(413).type(MediaType.APPLICATION_JSON)
+            return new Envelope.Answer(Response.status(413).type(MediaType.APPLICATION_JSON)
                     .entity(errorBody(NullNode.instance, JsonRpcError.invalidRequest(
                             "Request body is larger than " + MAX_REQUEST_BYTES + " bytes")))
                     .build());
@@ -127,38 +183,47 @@ public class JsonRpcResource {
         try {
             request = MAPPER.readTree(body);
         } catch (IOException e) {
-            return Uni.createFrom().item(error(NullNode.instance, JsonRpcError.parse("Request body is not valid JSON")));
+            return new Envelope.Answer(error(NullNode.instance, JsonRpcError.parse("Request body is not valid JSON")));
         }
         if (request == null || request.isMissingNode()) {
-            return Uni.createFrom().item(error(NullNode.instance, JsonRpcError.parse("Request body is empty")));
+            return new Envelope.Answer(error(NullNode.instance, JsonRpcError.parse("Request body is empty")));
         }
         if (request.isArray()) {
-            return Uni.createFrom().item(error(NullNode.instance, JsonRpcError.invalidRequest(
+            return new Envelope.Answer(error(NullNode.instance, JsonRpcError.invalidRequest(
                     request.isEmpty() ? "Empty batch" : "Batch requests are not supported")));
         }
         if (!request.isObject()) {
-            return Uni.createFrom().item(error(NullNode.instance, JsonRpcError.invalidRequest("Request must be a JSON object")));
+            return new Envelope.Answer(error(NullNode.instance, JsonRpcError.invalidRequest("Request must be a JSON object")));
         }
         JsonNode id = request.get("id");
         JsonNode replyId = id != null && (id.isTextual() || id.isNumber() || id.isNull()) ? id : NullNode.instance;
         JsonRpcError invalid = envelopeError(request);
         if (invalid != null) {
-            return Uni.createFrom().item(error(replyId, invalid));
+            return new Envelope.Answer(error(replyId, invalid));
         }
         if (id == null) {
-            return Uni.createFrom().item(Response.noContent().build()); // a notification
+            return new Envelope.Answer(Response.noContent().build()); // a notification
         }
         String methodName = request.get("method").textValue();
         A2AMethod method = A2AMethod.byWireName(methodName);
         if (method == null) {
-            return Uni.createFrom().item(error(id, new JsonRpcError(JsonRpcError.METHOD_NOT_FOUND, "Method not found: "
+            return new Envelope.Answer(error(id, new JsonRpcError(JsonRpcError.METHOD_NOT_FOUND, "Method not found: "
                     + (methodName.length() > 64 ? methodName.substring(0, 64) + "..." : methodName))));
         }
-        JsonNode params = request.hasNonNull("params") ? request.get("params") : MAPPER.createObjectNode();
-        return admission.admit(HttpServiceParameters.of(http))
-                .chain(call -> invoke(method, call, params))
-                .map(result -> Response.ok(result(id, result), MediaType.APPLICATION_JSON).build())
-                .onFailure().recoverWithItem(failure -> error(id, failure));
+        return new Envelope.Call(id, method, request.hasNonNull("params") ? request.get("params") : MAPPER.createObjectNode());
+    }
+
+    private static JsonNode paramsObject(JsonNode params) {
+        if (!params.isObject()) {
+            throw A2AException.invalidParam("params", "params must be an object");
+        }
+        return params;
+    }
+
+    /** A response's JSON body as one event's data. */
+    private static String text(Response response) {
+        Object entity = response.getEntity();
+        return entity instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : "";
     }
 
     private Uni<Writer> invoke(A2AMethod method, CallContext call, JsonNode params) {

@@ -17,7 +17,6 @@ import dev.a2atasks.proto.v1.GetExtendedAgentCardRequest;
 import dev.a2atasks.proto.v1.GetTaskPushNotificationConfigRequest;
 import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsRequest;
 import dev.a2atasks.proto.v1.SendMessageRequest;
-import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
 import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.protocol.A2AOperations;
 import io.smallrye.mutiny.Uni;
@@ -32,16 +31,14 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * The HTTP+JSON routes of the other A2A operations (spec §11.3), plain and tenant-prefixed (a
- * leading {tenant}). Each reads its request message (body and path) and calls the port. The
- * streaming routes also accept {@code Accept: text/event-stream}, and SubscribeToTask is served
- * on GET (the proto's HTTP annotation) and POST (the spec's text, and what clients send).
+ * leading {tenant}). Each reads its request message (body and path) and calls the port. The two
+ * streaming operations are {@link StreamRoutes}.
  */
 @Path("/")
 @Consumes(MediaType.WILDCARD)
 @Produces({ MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
 public class OperationsResource {
 
-    private static final String STREAM = "text/event-stream";
     private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
 
     private final RestCalls calls;
@@ -60,49 +57,11 @@ public class OperationsResource {
     }
 
     @POST
-    @Path("{tenant:([^/]+/)?}message:stream")
-    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
-    public Uni<byte[]> sendStreamingMessage(RoutingContext request, @RestPath String tenant, byte[] body) {
-        SendMessageRequest message = ProtoBodies.parse(text(body), SendMessageRequest.newBuilder(), "body").setTenant(tenant(tenant)).build();
-        return calls.call(request, c -> port.sendStreamingMessage(c, message).toUni()).map(OperationsResource::json);
-    }
-
-    @POST
     @Path("{tenant:([^/]+/)?}tasks/{id}:cancel")
     public Uni<byte[]> cancelTask(RoutingContext request, @RestPath String tenant, @RestPath String id, byte[] body) {
         CancelTaskRequest cancel = ProtoBodies.parse(text(body), CancelTaskRequest.newBuilder(), "body")
                 .setTenant(tenant(tenant)).setId(id).build();
         return calls.call(request, c -> port.cancelTask(c, cancel)).map(TaskJson::task);
-    }
-
-    // SubscribeToTask has literal templates (no optional-tenant regex): GetTask's "tasks/{id}" would
-    // otherwise take "tasks/t1:subscribe" for GET.
-    @GET
-    @Path("tasks/{id}:subscribe")
-    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
-    public Uni<byte[]> subscribeToTask(RoutingContext request, @RestPath String id) {
-        return subscribe(request, "", id);
-    }
-
-    @POST
-    @Path("tasks/{id}:subscribe")
-    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
-    public Uni<byte[]> subscribeToTaskByPost(RoutingContext request, @RestPath String id) {
-        return subscribe(request, "", id);
-    }
-
-    @GET
-    @Path("{tenant}/tasks/{id}:subscribe")
-    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
-    public Uni<byte[]> subscribeToTenantTask(RoutingContext request, @RestPath String tenant, @RestPath String id) {
-        return subscribe(request, tenant + "/", id);
-    }
-
-    @POST
-    @Path("{tenant}/tasks/{id}:subscribe")
-    @Produces({ STREAM, MediaTypes.A2A_JSON, MediaType.APPLICATION_JSON })
-    public Uni<byte[]> subscribeToTenantTaskByPost(RoutingContext request, @RestPath String tenant, @RestPath String id) {
-        return subscribe(request, tenant + "/", id);
     }
 
     @POST
@@ -145,11 +104,6 @@ public class OperationsResource {
     public Uni<byte[]> getExtendedAgentCard(RoutingContext request, @RestPath String tenant) {
         GetExtendedAgentCardRequest get = GetExtendedAgentCardRequest.newBuilder().setTenant(tenant(tenant)).build();
         return calls.call(request, c -> port.getExtendedAgentCard(c, get)).map(OperationsResource::json);
-    }
-
-    private Uni<byte[]> subscribe(RoutingContext request, String tenant, String id) {
-        SubscribeToTaskRequest subscribe = SubscribeToTaskRequest.newBuilder().setTenant(tenant(tenant)).setId(id).build();
-        return calls.call(request, c -> port.subscribeToTask(c, subscribe).toUni()).map(OperationsResource::json);
     }
 
     /** The path's "{tenant}/" prefix without its slash; "" when the route has none. */

@@ -8,9 +8,11 @@ import java.util.Map;
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.task.store.ArtifactEntity;
 import dev.a2atasks.task.store.TaskEntity;
+import dev.a2atasks.task.store.TaskEventEntity;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 
 /**
  * The simple reads, through the Panache entities: one task by its key, a page's artifacts. They
@@ -43,6 +45,25 @@ public class TaskReads {
             }
             return byTask;
         });
+    }
+
+    /**
+     * The caller's task row, share-locked until the surrounding transaction ends: no writer (they
+     * all lock the row first) can commit a change to it meanwhile, so a snapshot read under it
+     * matches the row's {@code next_event_seq} exactly. Null when the caller has no such task.
+     */
+    @WithSession
+    public Uni<TaskEntity> lockedForSnapshot(Caller caller, String id) {
+        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", caller.tenant(), caller.subject(), id)
+                .withLock(LockModeType.PESSIMISTIC_READ)
+                .firstResult();
+    }
+
+    /** Up to {@code limit} events of the caller's task from seq {@code fromSeq} on, in order: a range of the events key. */
+    @WithSession
+    public Uni<List<TaskEventEntity>> events(Caller caller, String taskId, long fromSeq, int limit) {
+        return TaskEventEntity.<TaskEventEntity>find("tenant = ?1 and owner = ?2 and taskId = ?3 and seq >= ?4 order by seq",
+                caller.tenant(), caller.subject(), taskId, fromSeq).page(0, limit).list();
     }
 
     static TaskView view(TaskEntity row) {

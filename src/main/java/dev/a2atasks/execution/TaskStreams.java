@@ -1,0 +1,177 @@
+package dev.a2atasks.execution;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.a2atasks.auth.Caller;
+import dev.a2atasks.error.A2AException;
+import dev.a2atasks.proto.v1.StreamResponse;
+import dev.a2atasks.proto.v1.TaskState;
+import dev.a2atasks.protocol.CallContext;
+import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
+import dev.a2atasks.task.GetTaskParams;
+import dev.a2atasks.task.RequestValidator;
+import dev.a2atasks.task.TaskQueryService;
+import dev.a2atasks.task.read.TaskProtos;
+import dev.a2atasks.task.read.TaskReads;
+import dev.a2atasks.task.store.ProtoJsonColumns;
+import dev.a2atasks.task.store.TaskEventEntity;
+import dev.a2atasks.task.store.TaskStates;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.MultiEmitter;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * The streams of SendStreamingMessage and SubscribeToTask, read from PostgreSQL: first the task
+ * as it is (a snapshot taken under a share lock, so it matches an exact event number), then every
+ * event of {@code task_events} after it, in order, until a status update leaves the task terminal
+ * or interrupted (spec §11.7). Nothing is sent from memory: a late or reconnecting subscriber
+ * sees what an early one saw. A wake-up (in-process) or the poll interval
+ * ({@code a2a.stream.poll-interval}) triggers the next read; a cancelled subscription stops it.
+ */
+@ApplicationScoped
+public class TaskStreams {
+
+    private static final int BATCH = 100;
+
+    private final RequestValidator validator;
+    private final TaskReads reads;
+    private final TaskQueryService queries;
+    private final TaskSignals signals;
+    private final Vertx vertx;
+    private final Duration poll;
+
+    TaskStreams(RequestValidator validator, TaskReads reads, TaskQueryService queries, TaskSignals signals, Vertx vertx,
+            @ConfigProperty(name = "a2a.stream.poll-interval", defaultValue = "1s") Duration poll) {
+        this.validator = validator;
+        this.reads = reads;
+        this.queries = queries;
+        this.signals = signals;
+        this.vertx = vertx;
+        this.poll = poll;
+    }
+
+    /** SubscribeToTask: the caller's task that is not terminal, followed live. */
+    public Multi<StreamResponse> subscribe(CallContext call, SubscribeToTaskRequest request) {
+        String id = validator.taskId(request.getTenant(), request.getId());
+        if (!request.getTenant().isEmpty() && !request.getTenant().equals(call.caller().tenant())) {
+            return Multi.createFrom().failure(new A2AException.TaskNotFound(id));
+        }
+        return follow(call.caller(), request.getTenant(), id, OptionalInt.empty(), true);
+    }
+
+    /**
+     * The task's stream from now on. {@code refuseTerminal}: a terminal task is refused
+     * (SubscribeToTask); otherwise its snapshot is the whole stream (a retried streaming send).
+     */
+    Multi<StreamResponse> follow(Caller caller, String tenant, String taskId, OptionalInt historyLength, boolean refuseTerminal) {
+        Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
+        return snapshot(caller, tenant, taskId, historyLength).onItem().transformToMulti(snapshot -> {
+            if (TaskStates.isTerminal(snapshot.state())) {
+                if (refuseTerminal) {
+                    return Multi.createFrom().failure(A2AException.UnsupportedOperation.taskIsTerminal("SubscribeToTask", taskId,
+                            snapshot.state()));
+                }
+                return Multi.createFrom().item(snapshot.first());
+            }
+            Multi<StreamResponse> events = Multi.createFrom().emitter(emitter -> new Follower(caller, taskId, snapshot.taskPk(),
+                    snapshot.nextEventSeq(), context, emitter).start());
+            return Multi.createBy().concatenating().streams(Multi.createFrom().item(snapshot.first()), events);
+        });
+    }
+
+    private record Snapshot(long taskPk, long nextEventSeq, String state, StreamResponse first) {
+    }
+
+    /** The task and the number of the next event, read together while writers wait. */
+    private Uni<Snapshot> snapshot(Caller caller, String tenant, String taskId, OptionalInt historyLength) {
+        return Panache.withTransaction(() -> reads.lockedForSnapshot(caller, taskId).chain(row -> {
+            if (row == null) {
+                return Uni.createFrom().failure(new A2AException.TaskNotFound(taskId));
+            }
+            return queries.getTask(caller, new GetTaskParams(tenant, taskId, historyLength, List.of()))
+                    .map(view -> new Snapshot(row.pk, row.nextEventSeq, row.state,
+                            StreamResponse.newBuilder().setTask(TaskProtos.task(view)).build()));
+        }));
+    }
+
+    /** Whether this event ends a stream: a status update to a terminal or interrupted state. */
+    static boolean closes(StreamResponse event) {
+        if (!event.hasStatusUpdate()) {
+            return false;
+        }
+        TaskState state = event.getStatusUpdate().getStatus().getState();
+        return TaskStates.isSettled(state.name());
+    }
+
+    /** Reads a task's events batch by batch on the subscriber's Vert.x context and emits them. */
+    private final class Follower {
+        private final Caller caller;
+        private final String taskId;
+        private final long taskPk;
+        private final Context context;
+        private final MultiEmitter<? super StreamResponse> emitter;
+        private long nextSeq;
+        private volatile boolean stopped;
+
+        Follower(Caller caller, String taskId, long taskPk, long fromSeq, Context context, MultiEmitter<? super StreamResponse> emitter) {
+            this.caller = caller;
+            this.taskId = taskId;
+            this.taskPk = taskPk;
+            this.nextSeq = fromSeq;
+            this.context = context;
+            this.emitter = emitter;
+        }
+
+        void start() {
+            emitter.onTermination(() -> stopped = true); // the client went away or the stream ended: stop reading
+            context.runOnContext(ignored -> read());
+        }
+
+        private void read() {
+            if (stopped) {
+                return;
+            }
+            CompletableFuture<Void> changed = signals.next(taskPk); // taken before the read: no change between is missed
+            reads.events(caller, taskId, nextSeq, BATCH).subscribe().with(rows -> {
+                for (TaskEventEntity row : rows) {
+                    StreamResponse event = ProtoJsonColumns.parse(row.payloadJson, StreamResponse.newBuilder()).build();
+                    emitter.emit(event);
+                    nextSeq = row.seq + 1;
+                    if (closes(event)) {
+                        signals.release(taskPk, changed);
+                        emitter.complete();
+                        return;
+                    }
+                }
+                if (rows.size() == BATCH) {
+                    context.runOnContext(ignored -> read());
+                    return;
+                }
+                AtomicBoolean woken = new AtomicBoolean();
+                Runnable wake = () -> {
+                    if (woken.compareAndSet(false, true)) {
+                        context.runOnContext(ignored -> read());
+                    }
+                };
+                long timer = vertx.setTimer(poll.toMillis(), id -> wake.run());
+                changed.thenRun(() -> {
+                    vertx.cancelTimer(timer);
+                    wake.run();
+                });
+            }, failure -> {
+                signals.release(taskPk, changed);
+                emitter.fail(failure);
+            });
+        }
+    }
+}

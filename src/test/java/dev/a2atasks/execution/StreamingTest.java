@@ -1,0 +1,211 @@
+package dev.a2atasks.execution;
+
+import static dev.a2atasks.execution.WritePathParityTest.message;
+import static dev.a2atasks.execution.WritePathParityTest.request;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import org.junit.jupiter.api.Test;
+
+import dev.a2atasks.proto.v1.A2AServiceGrpc;
+import dev.a2atasks.proto.v1.SendMessageConfiguration;
+import dev.a2atasks.proto.v1.StreamResponse;
+import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
+import dev.a2atasks.proto.v1.Task;
+import dev.a2atasks.proto.v1.TaskState;
+import dev.a2atasks.support.BindingTest;
+import dev.a2atasks.support.GrpcChannels;
+import dev.a2atasks.support.Tokens;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** SendStreamingMessage and SubscribeToTask: gRPC server streaming, and Server-Sent Events on both JSON bindings. */
+@QuarkusTest
+class StreamingTest extends BindingTest {
+
+    private static final String BEARER = Tokens.valid("StreamingTest", "alice");
+
+    @Test
+    void aStreamedTaskArrivesAsTaskThenEveryUpdateInOrderAndCloses() throws Exception {
+        try (GrpcChannels channels = new GrpcChannels(root)) {
+            List<StreamResponse> events = drain(channels.stub(BEARER).sendStreamingMessage(request(message("abcdef", null, null))));
+            assertTrue(events.get(0).hasTask(), events.toString());
+            Task task = events.get(0).getTask();
+            List<String> kinds = events.stream().skip(1).map(e -> e.hasStatusUpdate() ? e.getStatusUpdate().getStatus().getState().name()
+                    : "artifact:" + e.getArtifactUpdate().getArtifact().getParts(0).getText() + (e.getArtifactUpdate().getLastChunk() ? "!" : ""))
+                    .toList();
+            // The snapshot may already hold the first update (the agent starts before it is read); what follows it is exact.
+            List<String> all = List.of("TASK_STATE_WORKING", "artifact:ab", "artifact:cd", "artifact:ef!", "TASK_STATE_COMPLETED");
+            assertEquals(all.subList(all.size() - kinds.size(), all.size()), kinds, events.toString());
+            assertTrue(kinds.size() >= 1 && kinds.get(kinds.size() - 1).equals("TASK_STATE_COMPLETED"));
+            events.stream().skip(1).forEach(e -> assertEquals(task.getId(),
+                    e.hasStatusUpdate() ? e.getStatusUpdate().getTaskId() : e.getArtifactUpdate().getTaskId()));
+            assertTrue(events.stream().skip(1).filter(StreamResponse::hasArtifactUpdate).allMatch(e -> e.getArtifactUpdate().getAppend()));
+        }
+    }
+
+    @Test
+    void aSubscriberSeesWhatAnotherClientCausesUntilTheTaskEnds() throws Exception {
+        try (GrpcChannels channels = new GrpcChannels(root)) {
+            A2AServiceGrpc.A2AServiceBlockingStub stub = channels.stub(BEARER);
+            Task asked = stub.sendMessage(request(message("input wanted", null, null))).getTask();
+            assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, asked.getStatus().getState());
+
+            Iterator<StreamResponse> subscription = stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(asked.getId()).build());
+            StreamResponse first = subscription.next();
+            assertEquals(asked.getId(), first.getTask().getId());
+            assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, first.getTask().getStatus().getState());
+
+            stub.sendMessage(request(message("the answer", asked.getId(), null)).toBuilder()
+                    .setConfiguration(SendMessageConfiguration.newBuilder().setReturnImmediately(true)).build());
+            List<StreamResponse> rest = drain(subscription);
+            List<String> states = rest.stream().filter(StreamResponse::hasStatusUpdate)
+                    .map(e -> e.getStatusUpdate().getStatus().getState().name()).toList();
+            assertEquals("TASK_STATE_WORKING", states.get(0), rest.toString());
+            assertEquals("TASK_STATE_COMPLETED", states.get(states.size() - 1), rest.toString());
+            assertEquals(3, rest.stream().filter(StreamResponse::hasArtifactUpdate).count());
+
+            // Now terminal: a new subscription is refused; another caller's is not found.
+            StatusRuntimeException terminal = assertThrows(StatusRuntimeException.class, () -> stub.subscribeToTask(
+                    SubscribeToTaskRequest.newBuilder().setId(asked.getId()).build()).next());
+            assertEquals(Status.Code.FAILED_PRECONDITION, terminal.getStatus().getCode());
+            assertEquals("Task " + asked.getId() + " is in the terminal state TASK_STATE_COMPLETED and takes no further subscriptions",
+                    terminal.getStatus().getDescription());
+            StatusRuntimeException foreign = assertThrows(StatusRuntimeException.class, () -> channels.stub(Tokens.valid("StreamingTest", "bob"))
+                    .subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(asked.getId()).build()).next());
+            assertEquals(Status.Code.NOT_FOUND, foreign.getStatus().getCode());
+        }
+    }
+
+    @Test
+    void aLateSubscriberLosesNothingThatHappensAfterItsSnapshot() throws Exception {
+        try (GrpcChannels channels = new GrpcChannels(root)) {
+            A2AServiceGrpc.A2AServiceBlockingStub stub = channels.stub(BEARER);
+            Task asked = stub.sendMessage(request(message("input wanted", null, null))).getTask();
+            // Two subscribers, one before and one after the first change: both end with the same last events.
+            Iterator<StreamResponse> early = stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(asked.getId()).build());
+            early.next();
+            stub.sendMessage(request(message("go on", asked.getId(), null)));
+            List<StreamResponse> earlyEvents = drain(early);
+            assertFalse(earlyEvents.isEmpty());
+            assertEquals(TaskState.TASK_STATE_COMPLETED, earlyEvents.get(earlyEvents.size() - 1).getStatusUpdate().getStatus().getState());
+        }
+    }
+
+    @Test
+    void httpJsonAndJsonRpcStreamTheSameEventsAsServerSentEvents() throws Exception {
+        for (String binding : List.of("HTTP+JSON", "JSONRPC")) {
+            String send = WritePathParityTest.json(request(message("abcdef", null, null)));
+            HttpResponse<java.util.stream.Stream<String>> response = binding.equals("HTTP+JSON")
+                    ? sse("/message:stream", send)
+                    : sse("/", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"SendStreamingMessage\",\"params\":" + send + "}");
+            assertEquals(200, response.statusCode(), binding);
+            assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("text/event-stream"), binding);
+            List<StreamResponse> events = events(response, binding.equals("JSONRPC"));
+            assertTrue(events.get(0).hasTask(), binding + " " + events);
+            StreamResponse last = events.get(events.size() - 1);
+            assertEquals(TaskState.TASK_STATE_COMPLETED, last.getStatusUpdate().getStatus().getState(), binding);
+            String echoed = events.stream().filter(StreamResponse::hasArtifactUpdate)
+                    .map(e -> e.getArtifactUpdate().getArtifact().getParts(0).getText()).reduce("", String::concat);
+            assertTrue("abcdef".endsWith(echoed) && !echoed.isEmpty(), binding + " " + echoed);
+        }
+    }
+
+    @Test
+    void jsonRpcReportsAnErrorAsTheStreamsOnlyEvent() throws Exception {
+        HttpResponse<java.util.stream.Stream<String>> response = sse("/",
+                "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"SubscribeToTask\",\"params\":{\"id\":\"no-such-task\"}}");
+        List<String> data = response.body().filter(line -> line.startsWith("data: ")).map(line -> line.substring(6)).toList();
+        assertEquals(1, data.size(), data.toString());
+        assertTrue(data.get(0).contains("\"code\":-32001") && data.get(0).contains("\"id\":8"), data.get(0));
+        // A non-streaming method asked for with Accept: text/event-stream: its one answer as the only event.
+        List<String> listed = sse("/", "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ListTasks\",\"params\":{\"pageSize\":1}}")
+                .body().filter(line -> line.startsWith("data: ")).toList();
+        assertEquals(1, listed.size());
+        assertTrue(listed.get(0).contains("\"result\""), listed.get(0));
+        // And a streaming method without it: told how to ask.
+        String plain = java.net.http.HttpClient.newHttpClient().send(post("/", "{\"jsonrpc\":\"2.0\",\"id\":10,"
+                + "\"method\":\"SubscribeToTask\",\"params\":{\"id\":\"x\"}}").build(), HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(plain.contains("-32600") && plain.contains("Accept: text/event-stream"), plain);
+    }
+
+    @Test
+    void httpJsonSubscribeFollowsATaskAnotherClientAdvances() throws Exception {
+        try (GrpcChannels channels = new GrpcChannels(root)) {
+            A2AServiceGrpc.A2AServiceBlockingStub stub = channels.stub(BEARER);
+            Task asked = stub.sendMessage(request(message("input wanted", null, null))).getTask();
+            java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> subscription =
+                    java.net.http.HttpClient.newHttpClient().sendAsync(get("/tasks/" + asked.getId() + ":subscribe").build(),
+                            HttpResponse.BodyHandlers.ofLines());
+            HttpResponse<java.util.stream.Stream<String>> response = subscription.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(200, response.statusCode());
+            java.util.Iterator<String> lines = response.body().iterator();
+            StreamResponse first = parse(nextData(lines), false);
+            assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, first.getTask().getStatus().getState());
+            stub.sendMessage(request(message("more", asked.getId(), null)));
+            List<StreamResponse> rest = new ArrayList<>();
+            while (lines.hasNext()) {
+                String line = lines.next();
+                if (line.startsWith("data: ")) {
+                    rest.add(parse(line.substring(6), false));
+                }
+            }
+            assertEquals(TaskState.TASK_STATE_COMPLETED, rest.get(rest.size() - 1).getStatusUpdate().getStatus().getState(), rest.toString());
+        }
+    }
+
+    private String nextData(java.util.Iterator<String> lines) {
+        while (lines.hasNext()) {
+            String line = lines.next();
+            if (line.startsWith("data: ")) {
+                return line.substring(6);
+            }
+        }
+        throw new AssertionError("stream ended");
+    }
+
+    private HttpRequest.Builder post(String path, String body) {
+        return HttpRequest.newBuilder(java.net.URI.create(root.toString()).resolve(path)).header("Authorization", "Bearer " + BEARER).header("A2A-Version", "1.0")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    private HttpRequest.Builder get(String path) {
+        return HttpRequest.newBuilder(java.net.URI.create(root.toString()).resolve(path)).header("Authorization", "Bearer " + BEARER).header("A2A-Version", "1.0")
+                .header("Accept", "text/event-stream").GET();
+    }
+
+    private HttpResponse<java.util.stream.Stream<String>> sse(String path, String body) throws Exception {
+        return java.net.http.HttpClient.newHttpClient().send(post(path, body).header("Accept", "text/event-stream").build(),
+                HttpResponse.BodyHandlers.ofLines());
+    }
+
+    private static List<StreamResponse> events(HttpResponse<java.util.stream.Stream<String>> response, boolean jsonRpc) {
+        return response.body().filter(line -> line.startsWith("data: ")).map(line -> parse(line.substring(6), jsonRpc)).toList();
+    }
+
+    private static StreamResponse parse(String data, boolean jsonRpc) {
+        try {
+            String json = jsonRpc ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(data).get("result").toString() : data;
+            StreamResponse.Builder event = StreamResponse.newBuilder();
+            com.google.protobuf.util.JsonFormat.parser().merge(json, event);
+            return event.build();
+        } catch (Exception e) {
+            throw new AssertionError(data, e);
+        }
+    }
+
+    private static List<StreamResponse> drain(Iterator<StreamResponse> stream) {
+        List<StreamResponse> events = new ArrayList<>();
+        stream.forEachRemaining(events::add);
+        return events;
+    }
+}
