@@ -1,10 +1,14 @@
 package dev.a2atasks.execution;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,7 +36,10 @@ import jakarta.enterprise.context.ApplicationScoped;
  * Runs the {@link AgentExecutor} for a user's message on a bounded pool of worker threads
  * ({@code a2a.agent.max-concurrency}), hands it a {@link TaskUpdater} that writes through the
  * one {@link TaskStore}, and makes sure every run ends the agent's turn: an agent that returns
- * without a final or interrupted state, or throws, leaves the task FAILED, never WORKING.
+ * without a final or interrupted state, or throws, leaves the task FAILED, never WORKING. A task
+ * being run holds a lease (this process, {@code a2a.agent.lease}) renewed every third of it and
+ * given up when the run ends; if this process dies, {@link LeaseSweeper} on any replica fails the
+ * task once the lease expires.
  */
 @ApplicationScoped
 public class AgentRunner {
@@ -44,12 +51,23 @@ public class AgentRunner {
     private final TaskSignals signals;
     private final ThreadPoolExecutor workers;
     private final Map<Long, Execution> running = new ConcurrentHashMap<>();
+    private final TaskStore.Lease lease;
+    private final ScheduledExecutorService leases;
 
-    AgentRunner(AgentExecutor agent, TaskStore store, TaskSignals signals,
-            @ConfigProperty(name = "a2a.agent.max-concurrency", defaultValue = "32") int maxConcurrency) {
+    AgentRunner(AgentExecutor agent, TaskStore store, TaskSignals signals, Instance instance,
+            @ConfigProperty(name = "a2a.agent.max-concurrency", defaultValue = "32") int maxConcurrency,
+            @ConfigProperty(name = "a2a.agent.lease", defaultValue = "30s") Duration leaseDuration) {
         this.agent = agent;
         this.store = store;
         this.signals = signals;
+        this.lease = new TaskStore.Lease(instance.id(), leaseDuration);
+        this.leases = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "a2a-lease-renewal");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long every = Math.max(1, leaseDuration.toMillis() / 3);
+        this.leases.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         AtomicInteger threads = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(maxConcurrency, maxConcurrency, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread thread = new Thread(r, "a2a-agent-" + threads.incrementAndGet());
@@ -57,6 +75,24 @@ public class AgentRunner {
             return thread;
         });
         this.workers.allowCoreThreadTimeOut(true);
+    }
+
+    /** The lease a task gets when a message starts a run here: this process, for {@code a2a.agent.lease}. */
+    public TaskStore.Lease lease() {
+        return lease;
+    }
+
+    /** Every third of the lease: the runs still going here keep their tasks. */
+    private void renew() {
+        List<Long> pks = List.copyOf(running.keySet());
+        if (pks.isEmpty()) {
+            return;
+        }
+        try {
+            VertxContextSupport.subscribeAndAwait(() -> store.renewLeases(lease, pks));
+        } catch (Throwable e) {
+            LOG.warnf("Could not renew the leases of %d running tasks: %s", pks.size(), e.toString());
+        }
     }
 
     /** The agent's media types, for SendMessage's acceptedOutputModes check. */
@@ -121,6 +157,13 @@ public class AgentRunner {
             updater.finishQuietly("The agent failed");
         } finally {
             running.remove(execution.taskPk, execution);
+            if (!running.containsKey(execution.taskPk)) {
+                try {
+                    VertxContextSupport.subscribeAndAwait(() -> store.releaseLease(lease.owner(), execution.taskPk));
+                } catch (Throwable e) {
+                    LOG.warnf("Could not release the lease of task %s (it expires by itself): %s", execution.request.taskId(), e.toString());
+                }
+            }
             execution.reply.complete(null); // no-op when it replied
             signals.fire(execution.taskPk);
         }
@@ -128,6 +171,7 @@ public class AgentRunner {
 
     @PreDestroy
     void stop() {
+        leases.shutdownNow();
         workers.shutdownNow();
     }
 

@@ -113,8 +113,8 @@ public class MessageService {
         Message message = command.message();
         Uni<TaskStore.Accepted> accepted = command.taskId() == null
                 ? store.submit(caller, UUID.randomUUID().toString(),
-                        command.contextId() != null ? command.contextId() : UUID.randomUUID().toString(), message)
-                : store.continueWith(caller, command.taskId(), command.contextId(), message);
+                        command.contextId() != null ? command.contextId() : UUID.randomUUID().toString(), message, runner.lease())
+                : store.continueWith(caller, command.taskId(), command.contextId(), message, runner.lease());
         return accepted.map(task -> new Started(caller, command, task, task.duplicate() ? null
                 : runner.start(task.taskPk(), new AgentRequest(caller, task.taskId(), task.contextId(),
                         message.toBuilder().setTaskId(task.taskId()).setContextId(task.contextId()).build(), task.created(),

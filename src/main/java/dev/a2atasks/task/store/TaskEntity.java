@@ -67,6 +67,14 @@ public class TaskEntity extends PanacheEntityBase {
     @Column(name = "next_event_seq", nullable = false)
     public long nextEventSeq;
 
+    /** The process whose agent works on this task, or null; see {@code leaseExpiresAt}. */
+    @Column(name = "lease_owner")
+    public String leaseOwner;
+
+    /** Until when {@code leaseOwner} holds the task unless it renews; null with it. */
+    @Column(name = "lease_expires_at")
+    public OffsetDateTime leaseExpiresAt;
+
     /** Whether the task is in a state it never leaves (spec: COMPLETED, FAILED, CANCELED, REJECTED). */
     public boolean isTerminal() {
         return TaskStates.isTerminal(state);

@@ -145,9 +145,16 @@ public class TaskStore {
     public record Accepted(long taskPk, String taskId, String contextId, boolean created, boolean duplicate) {
     }
 
-    /** A new task for a user's message: SUBMITTED, the message its first history entry. */
+    /** Who works on a task and until when, unless renewed. */
+    public record Lease(String owner, java.time.Duration duration) {
+        OffsetDateTime expiry() {
+            return OffsetDateTime.now(ZoneOffset.UTC).plus(duration);
+        }
+    }
+
+    /** A new task for a user's message: SUBMITTED, the message its first history entry, leased to the process that will run it. */
     @WithTransaction
-    public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message) {
+    public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message, Lease lease) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         TaskEntity row = new TaskEntity();
         row.tenant = owner.tenant();
@@ -156,6 +163,8 @@ public class TaskStore {
         row.contextId = contextId;
         row.createdAt = now;
         row.nextSeq = 1;
+        row.leaseOwner = lease.owner();
+        row.leaseExpiresAt = lease.expiry();
         applyStatus(row, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED).build(), now);
         return row.<TaskEntity>persist()
                 .chain(saved -> toEntity(saved.pk, 0, message, now).persist())
@@ -168,7 +177,7 @@ public class TaskStore {
      * the task is WORKING again, so a blocking caller waits for the agent's answer to it.
      */
     @WithTransaction
-    public Uni<Accepted> continueWith(Caller owner, String taskId, String contextId, Message message) {
+    public Uni<Accepted> continueWith(Caller owner, String taskId, String contextId, Message message, Lease lease) {
         return lockTask(owner, taskId).chain(task -> MessageEntity.count("taskPk = ?1 and messageId = ?2", task.pk, message.getMessageId())
                 .chain(existing -> {
                     Accepted accepted = new Accepted(task.pk, task.id, task.contextId, false, existing > 0);
@@ -182,6 +191,8 @@ public class TaskStore {
                         return Uni.createFrom().failure(A2AException.invalidParam("message.contextId",
                                 "message.contextId does not match the context of task " + taskId));
                     }
+                    task.leaseOwner = lease.owner();
+                    task.leaseExpiresAt = lease.expiry();
                     return appendLocked(task, message)
                             .chain(() -> changeStatus(task, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_WORKING).build()))
                             .replaceWith(accepted);
@@ -247,6 +258,56 @@ public class TaskStore {
         });
     }
 
+    /** Extends this process's leases on these tasks; a lease another process took over is left alone. */
+    @WithTransaction
+    public Uni<Integer> renewLeases(Lease lease, List<Long> taskPks) {
+        if (taskPks.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return TaskEntity.update("leaseExpiresAt = ?1 where pk in ?2 and leaseOwner = ?3", lease.expiry(), taskPks, lease.owner());
+    }
+
+    /** The run on this task ended here: its lease is given up (if it is still this process's). */
+    @WithTransaction
+    public Uni<Integer> releaseLease(String leaseOwner, long taskPk) {
+        return TaskEntity.update("leaseOwner = null, leaseExpiresAt = null where pk = ?1 and leaseOwner = ?2", taskPk, leaseOwner);
+    }
+
+    /**
+     * Tasks whose lease expired (their process died or stalled past the lease) become FAILED with
+     * a status message saying so, recorded as events; at most {@code limit} per call. Returns how
+     * many expired leases were handled.
+     */
+    @WithTransaction
+    public Uni<Integer> failExpiredLeases(int limit, String reason) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        return TaskEntity.<TaskEntity>find("leaseOwner is not null and leaseExpiresAt < ?1", now)
+                // Locked, not skipped (Hibernate Reactive takes no lock-timeout hint): a replica sweeping the
+                // same rows waits, and PostgreSQL re-checks them after the wait, so it passes over them.
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .page(0, limit).list()
+                .chain(expired -> {
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (TaskEntity task : expired) {
+                        String interrupted = task.leaseOwner;
+                        task.leaseOwner = null;
+                        task.leaseExpiresAt = null;
+                        if (task.isTerminal()) {
+                            continue;
+                        }
+                        Message message = Message.newBuilder().setMessageId(java.util.UUID.randomUUID().toString())
+                                .setRole(dev.a2atasks.proto.v1.Role.ROLE_AGENT)
+                                .addParts(dev.a2atasks.proto.v1.Part.newBuilder().setText(reason))
+                                .setMetadata(com.google.protobuf.Struct.newBuilder().putFields("interruptedInstance",
+                                        com.google.protobuf.Value.newBuilder().setStringValue(interrupted).build()))
+                                .build();
+                        chain = chain.chain(() -> appendLocked(task, message)).chain(() -> changeStatus(task,
+                                TaskStatus.newBuilder().setState(TaskState.TASK_STATE_FAILED).setMessage(message).build()));
+                    }
+                    return chain.replaceWith(expired.size());
+                });
+    }
+
     /** Thrown to an agent's update once its task is terminal: the update is not applied. */
     public static final class TaskClosedException extends RuntimeException {
         TaskClosedException(String taskId, String state) {
@@ -275,6 +336,10 @@ public class TaskStore {
     private static Uni<Void> changeStatus(TaskEntity task, TaskStatus status) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         applyStatus(task, status, now);
+        if (task.isTerminal()) { // nothing left to run: no lease to keep or to sweep
+            task.leaseOwner = null;
+            task.leaseExpiresAt = null;
+        }
         TaskStatus stored = status.toBuilder().setTimestamp(Timestamps.toProto(task.statusTimestamp.toInstant())).build();
         StreamResponse event = StreamResponse.newBuilder().setStatusUpdate(TaskStatusUpdateEvent.newBuilder()
                 .setTaskId(task.id).setContextId(task.contextId).setStatus(stored)).build();

@@ -1,0 +1,77 @@
+package dev.a2atasks.execution;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import dev.a2atasks.db.DatabaseAvailability;
+import dev.a2atasks.task.store.TaskStore;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/**
+ * Every replica runs one: every {@code a2a.agent.lease-sweep-interval} it fails the tasks whose
+ * lease expired (the process running their agent died or stalled), in batches; a replica that
+ * meets rows another is sweeping waits for them and passes over them. So no task stays WORKING forever: it ends FAILED within the lease
+ * and one interval of its process's death, visible in ListTasks and to subscribers.
+ */
+@ApplicationScoped
+public class LeaseSweeper {
+
+    static final String REASON = "The agent was interrupted: the process running it stopped before the task finished";
+    private static final Logger LOG = Logger.getLogger(LeaseSweeper.class);
+    private static final int BATCH = 100;
+
+    private final TaskStore store;
+    private final Duration interval;
+    private ScheduledExecutorService timer;
+
+    LeaseSweeper(TaskStore store, @ConfigProperty(name = "a2a.agent.lease-sweep-interval", defaultValue = "5s") Duration interval) {
+        this.store = store;
+        this.interval = interval;
+    }
+
+    void start(@Observes StartupEvent ignored) {
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "a2a-lease-sweeper");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.scheduleWithFixedDelay(this::sweep, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent ignored) {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    /** Sweeps until a batch comes back short. */
+    int sweep() {
+        int total = 0;
+        try {
+            int failed;
+            do {
+                failed = VertxContextSupport.subscribeAndAwait(() -> store.failExpiredLeases(BATCH, REASON));
+                total += failed;
+            } while (failed == BATCH);
+            if (total > 0) {
+                LOG.warnf("Marked %d task(s) FAILED whose agent's process stopped (lease expired)", total);
+            }
+        } catch (Throwable e) {
+            if (DatabaseAvailability.isOutage(e)) {
+                LOG.debugf("Lease sweep skipped: database unreachable");
+            } else {
+                LOG.errorf(e, "Lease sweep failed");
+            }
+        }
+        return total;
+    }
+}
