@@ -19,6 +19,7 @@ import dev.a2atasks.proto.v1.TaskStatusUpdateEvent;
 import dev.a2atasks.error.A2AException;
 
 import dev.a2atasks.auth.Caller;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -346,6 +347,9 @@ public class TaskStore {
         return recordEvent(task, "STATUS_UPDATE", event);
     }
 
+    /** The PostgreSQL channel on which committed task events are announced; the payload is the task's row key. */
+    public static final String EVENTS_CHANNEL = "a2a_task_events";
+
     private static Uni<Void> recordEvent(TaskEntity task, String kind, StreamResponse event) {
         TaskEventEntity row = new TaskEventEntity();
         row.tenant = task.tenant;
@@ -356,7 +360,12 @@ public class TaskStore {
         row.kind = kind;
         row.payloadJson = ProtoJsonColumns.print(event);
         row.createdAt = OffsetDateTime.now(ZoneOffset.UTC);
-        return row.persist().replaceWithVoid();
+        // NOTIFY is transactional: delivered on commit, never for a rolled-back change, and collapsed
+        // with identical ones of the same transaction. Small by design: subscribers read the rows.
+        return row.persist().chain(() -> Panache.getSession().chain(session -> session
+                .createNativeQuery("SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1)")
+                .setParameter(1, Long.toString(task.pk))
+                .getSingleResult())).replaceWithVoid();
     }
 
     /** A status becomes the row's state, sort key (its timestamp, or now) and status message. */

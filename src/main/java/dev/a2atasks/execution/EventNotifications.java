@@ -1,0 +1,73 @@
+package dev.a2atasks.execution;
+
+import java.util.Optional;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import dev.a2atasks.task.store.TaskStore;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.pubsub.PgSubscriber;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/**
+ * Wake-ups from the other replicas: every committed batch of task events sends a PostgreSQL
+ * {@code NOTIFY} on {@value TaskStore#EVENTS_CHANNEL} whose payload is only the task's row key
+ * (the events themselves stay in the table); this process LISTENs on one dedicated connection,
+ * reconnected every second while the database is away, and wakes the streams and blocking sends
+ * waiting on that task. A missed notification costs latency only: every waiter also re-reads
+ * on {@code a2a.stream.poll-interval}.
+ */
+@ApplicationScoped
+public class EventNotifications {
+
+    private static final Logger LOG = Logger.getLogger(EventNotifications.class);
+
+    private final Vertx vertx;
+    private final TaskSignals signals;
+    private final Optional<String> url;
+    private final Optional<String> user;
+    private final Optional<String> password;
+    private PgSubscriber subscriber;
+
+    EventNotifications(Vertx vertx, TaskSignals signals,
+            @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> url,
+            @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+        this.vertx = vertx;
+        this.signals = signals;
+        this.url = url;
+        this.user = user;
+        this.password = password;
+    }
+
+    void start(@Observes StartupEvent ignored) {
+        if (url.isEmpty()) {
+            LOG.warn("No quarkus.datasource.reactive.url: task events of other replicas are seen on the poll interval only");
+            return;
+        }
+        PgConnectOptions options = PgConnectOptions.fromUri(url.get().replaceFirst("^vertx-reactive:", ""));
+        user.ifPresent(options::setUser);
+        password.ifPresent(options::setPassword);
+        subscriber = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> 1_000L);
+        subscriber.channel(TaskStore.EVENTS_CHANNEL).handler(payload -> {
+            try {
+                signals.fire(Long.parseLong(payload));
+            } catch (NumberFormatException e) {
+                LOG.debugf("Ignored a notification that is not a task key: %s", payload.length() > 40 ? payload.substring(0, 40) : payload);
+            }
+        });
+        subscriber.connect().onFailure(e -> LOG.warnf("LISTEN %s not connected yet (retrying every second): %s",
+                TaskStore.EVENTS_CHANNEL, e.toString()));
+    }
+
+    void stop(@Observes ShutdownEvent ignored) {
+        if (subscriber != null) {
+            subscriber.close();
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package dev.a2atasks.replicas;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.a2atasks.support.Tokens;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/**
+ * Two service processes (the packaged application, started as child processes) on one
+ * PostgreSQL: a subscriber on one sees, once and in order, every event of an agent running on the
+ * other, woken by LISTEN/NOTIFY rather than its (here one-minute) poll; and when the process running an agent is killed ({@code kill -9}), the other fails its
+ * task once the lease expires, visible in ListTasks. Runs after {@code package}, in {@code verify}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TwoReplicasIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration LEASE = Duration.ofSeconds(3);
+    private static final Duration SWEEP = Duration.ofSeconds(1);
+    private static final Duration POLL = Duration.ofSeconds(60);
+
+    private EmbeddedPostgres database;
+    private Replica a;
+    private Replica b;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final String bearer = Tokens.validOutsideQuarkus("TwoReplicasIT", "alice");
+
+    record Replica(String name, int port, Process process, Path log) {
+        String url(String path) {
+            return "http://127.0.0.1:" + port + path;
+        }
+    }
+
+    @BeforeAll
+    void startDatabaseAndTwoReplicas() throws Exception {
+        database = EmbeddedPostgres.builder().setServerConfig("fsync", "off").setServerConfig("synchronous_commit", "off").start();
+        a = start("a");
+        b = start("b"); // after a has migrated the schema
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (Replica replica : new Replica[] { a, b }) {
+            if (replica != null && replica.process().isAlive()) {
+                replica.process().destroy();
+                replica.process().waitFor(20, TimeUnit.SECONDS);
+                replica.process().destroyForcibly();
+            }
+        }
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    @Test
+    void aSubscriberOnOneReplicaGetsEveryEventOfAnAgentOnTheOtherOnceAndInOrder() throws Exception {
+        JsonNode task = send(b, "abcdefghi", true).get("task");
+        String id = task.get("id").asText();
+        long t0 = System.nanoTime();
+        List<JsonNode> events = subscribe(a, id);
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        // The run takes about 1.5 s; a's stream re-reads on its own only every 60 s. Arriving within
+        // 30 s means b's commits woke it through PostgreSQL (LISTEN/NOTIFY), event after event.
+        assertTrue(millis < 30_000, "stream on a took " + millis + " ms");
+        assertTrue(events.get(0).has("task"), events.toString());
+        List<JsonNode> updates = events.subList(1, events.size());
+        assertFalse(updates.isEmpty(), "the run on b was still going when a's subscriber arrived");
+        assertEquals("TASK_STATE_COMPLETED", updates.get(updates.size() - 1).at("/statusUpdate/status/state").asText());
+
+        // Exactly the stored events after the snapshot, in their order: none lost, none twice.
+        List<JsonNode> stored = storedEvents(id);
+        assertEquals(stored.subList(stored.size() - updates.size(), stored.size()), updates);
+    }
+
+    @Test
+    void killingTheReplicaThatRunsAnAgentEndsTheTaskFailedWithinTheLease() throws Exception {
+        Replica victim = start("victim");
+        String id = send(victim, "a long piece of work", true).at("/task/id").asText();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!state(a, id).equals("TASK_STATE_WORKING")) {
+            assertTrue(System.nanoTime() < deadline, "the agent on the victim started working");
+            Thread.sleep(20);
+        }
+        victim.process().destroyForcibly(); // SIGKILL: no shutdown hook, no lease given up
+        victim.process().waitFor(10, TimeUnit.SECONDS);
+        long killedAt = System.nanoTime();
+
+        String state;
+        do {
+            Thread.sleep(100);
+            state = state(a, id);
+        } while (!state.equals("TASK_STATE_FAILED") && System.nanoTime() - killedAt < Duration.ofSeconds(30).toNanos());
+        long tookMillis = (System.nanoTime() - killedAt) / 1_000_000;
+        assertEquals("TASK_STATE_FAILED", state);
+        assertTrue(tookMillis <= LEASE.plus(SWEEP).toMillis() + 2_000, "failed " + tookMillis + " ms after the kill");
+        JsonNode failed = get(a, "/tasks/" + id + "?historyLength=0");
+        assertTrue(failed.at("/status/message/parts/0/text").asText().startsWith("The agent was interrupted"), failed.toString());
+        JsonNode listed = get(b, "/tasks?pageSize=1");
+        assertEquals(id, listed.at("/tasks/0/id").asText(), "first in ListTasks on the other replica too");
+        System.out.printf("task failed %d ms after its replica was killed (lease %s, sweep %s)%n", tookMillis, LEASE, SWEEP);
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    private Replica start(String name) throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Path log = Files.createTempFile("a2a-replica-" + name + "-", ".log");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
+                "-jar", Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> env = new HashMap<>();
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + database.getPort() + "/postgres");
+        env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
+        env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+        env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", Path.of("src/test/resources/keys/publicKey.pem").toAbsolutePath().toString());
+        env.put("MP_JWT_VERIFY_ISSUER", Tokens.ISSUER);
+        env.put("A2A_AUTH_TENANT_CLAIM", "tenant");
+        env.put("A2A_PAGE_TOKEN_KEYS_IT", Base64.getEncoder().encodeToString(new byte[32]));
+        env.put("A2A_PAGE_TOKEN_CURRENT_KEY_ID", "it");
+        env.put("A2A_INSTANCE_ID", "replica-" + name);
+        env.put("A2A_DEMO_AGENT_STEP_DELAY", "300ms");
+        env.put("A2A_AGENT_LEASE", LEASE.toSeconds() + "s");
+        env.put("A2A_AGENT_LEASE_SWEEP_INTERVAL", SWEEP.toSeconds() + "s");
+        // Streams re-read on their own only every minute: whatever reaches a subscriber sooner was woken by a NOTIFY.
+        env.put("A2A_STREAM_POLL_INTERVAL", POLL.toSeconds() + "s");
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        Replica replica = new Replica(name, port, process, log);
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (true) {
+            assertTrue(process.isAlive(), "replica " + name + " exited during start-up:\n" + Files.readString(log));
+            try {
+                if (http.send(HttpRequest.newBuilder(URI.create(replica.url("/.well-known/agent-card.json"))).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return replica;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            assertTrue(System.nanoTime() < deadline, "replica " + name + " did not start:\n" + Files.readString(log));
+            Thread.sleep(50);
+        }
+    }
+
+    private HttpRequest.Builder request(Replica replica, String path) {
+        return HttpRequest.newBuilder(URI.create(replica.url(path))).header("Authorization", "Bearer " + bearer)
+                .header("A2A-Version", "1.0").timeout(Duration.ofSeconds(30));
+    }
+
+    private JsonNode send(Replica replica, String text, boolean returnImmediately) throws Exception {
+        String body = "{\"message\":{\"messageId\":\"" + java.util.UUID.randomUUID() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\""
+                + text + "\"}]},\"configuration\":{\"returnImmediately\":" + returnImmediately + "}}";
+        HttpResponse<String> response = http.send(request(replica, "/message:send").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
+    private JsonNode get(Replica replica, String path) throws Exception {
+        HttpResponse<String> response = http.send(request(replica, path).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
+    private String state(Replica replica, String id) throws Exception {
+        return get(replica, "/tasks/" + id + "?historyLength=0").at("/status/state").asText();
+    }
+
+    private List<JsonNode> subscribe(Replica replica, String id) throws Exception {
+        HttpResponse<java.util.stream.Stream<String>> response = http.send(request(replica, "/tasks/" + id + ":subscribe")
+                .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines());
+        assertEquals(200, response.statusCode());
+        List<JsonNode> events = new ArrayList<>();
+        for (String line : (Iterable<String>) response.body()::iterator) {
+            if (line.startsWith("data: ")) {
+                events.add(JSON.readTree(line.substring(6)));
+            }
+        }
+        return events;
+    }
+
+    private List<JsonNode> storedEvents(String id) throws Exception {
+        List<JsonNode> events = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + database.getPort() + "/postgres", "postgres",
+                "postgres"); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT payload::text FROM task_events WHERE task_id = '" + id + "' ORDER BY seq")) {
+            while (rows.next()) {
+                events.add(JSON.readTree(rows.getString(1)));
+            }
+        }
+        return events;
+    }
+}
