@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
@@ -160,6 +161,49 @@ class StreamingTest extends BindingTest {
                 }
             }
             assertEquals(TaskState.TASK_STATE_COMPLETED, rest.get(rest.size() - 1).getStatusUpdate().getStatus().getState(), rest.toString());
+        }
+    }
+
+    /** A refusal as each binding words it: status, message; the JSON-RPC code mapped to its status. */
+    record Refusal(String status, String message) {
+    }
+
+    @Test
+    void subscribeRefusalsReadTheSameOnEveryBinding() throws Exception {
+        try (GrpcChannels channels = new GrpcChannels(root)) {
+            A2AServiceGrpc.A2AServiceBlockingStub stub = channels.stub(BEARER);
+            String done = stub.sendMessage(request(message("finish", null, null))).getTask().getId();
+            Map<String, Refusal> cases = Map.of(
+                    "no-such-task", new Refusal("NOT_FOUND", "Task not found: no-such-task"),
+                    done, new Refusal("FAILED_PRECONDITION", "Task " + done
+                            + " is in the terminal state TASK_STATE_COMPLETED and takes no further subscriptions"),
+                    "a%00b", new Refusal("INVALID_ARGUMENT", "id must not contain NUL characters"));
+            for (Map.Entry<String, Refusal> c : cases.entrySet()) {
+                String id = c.getKey().replace("%00", "\u0000");
+                // gRPC
+                StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                        () -> stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(id).build()).next());
+                assertEquals(c.getValue(), new Refusal(e.getStatus().getCode().name(), e.getStatus().getDescription()), "gRPC " + c.getKey());
+                // HTTP+JSON: an ordinary error response, before any event
+                HttpResponse<String> rest = java.net.http.HttpClient.newHttpClient().send(get("/tasks/" + c.getKey() + ":subscribe").build(),
+                        HttpResponse.BodyHandlers.ofString());
+                var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(rest.body());
+                assertEquals(c.getValue(), new Refusal(json.at("/error/status").asText(), json.at("/error/message").asText()),
+                        "HTTP+JSON " + c.getKey());
+                // JSON-RPC: the stream's only event
+                String params = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(Map.of("id", id));
+                List<String> data = sse("/", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SubscribeToTask\",\"params\":" + params + "}")
+                        .body().filter(line -> line.startsWith("data: ")).map(line -> line.substring(6)).toList();
+                assertEquals(1, data.size());
+                var error = new com.fasterxml.jackson.databind.ObjectMapper().readTree(data.get(0)).get("error");
+                String status = switch (error.get("code").asInt()) {
+                    case -32001 -> "NOT_FOUND";
+                    case -32004 -> "FAILED_PRECONDITION";
+                    case -32602 -> "INVALID_ARGUMENT";
+                    default -> "code " + error.get("code").asInt();
+                };
+                assertEquals(c.getValue(), new Refusal(status, error.get("message").asText()), "JSON-RPC " + c.getKey());
+            }
         }
     }
 
