@@ -106,6 +106,8 @@ public final class Bench {
             history(clients, big);
             bindings(clients, big, cores, service.process.pid());
             walk(service, db);
+            tables.add(WritePath.sendMessage(clients, Clients.token(PRIVATE_KEY, "benchw", "writer"), quick));
+            eventLatency(env, java, db);
             tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));
         }
         startup(env, java, nativeExecutable(options));
@@ -263,6 +265,29 @@ public final class Bench {
             return make.call();
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    // --- g. event latency -------------------------------------------------------------------------
+
+    /** Two more service processes whose demo agent pauses 50 ms per step, so subscribers follow runs live. */
+    private void eventLatency(Map<String, String> env, Path java, Database db) throws Exception {
+        Map<String, String> slow = WritePath.withStepDelay(env, "50ms");
+        int tasks = quick ? 20 : 100;
+        String bearer = Clients.token(PRIVATE_KEY, "benchl", "listener");
+        try (Service b = Service.start(java, List.of(), slow, OUT.resolve("service-b.log"));
+                Service c = Service.start(java, List.of(), slow, OUT.resolve("service-c.log"))) {
+            Clients onB = new Clients("127.0.0.1", b.port, db.jdbcUrl());
+            Clients onC = new Clients("127.0.0.1", c.port, db.jdbcUrl());
+            Stats local = WritePath.eventLatency(onB, onB, bearer, tasks);
+            Stats remote = WritePath.eventLatency(onB, onC, bearer, tasks);
+            Table table = new Table("g. Event latency: an agent's status update (its commit-time timestamp) to its arrival at a gRPC"
+                    + " subscriber, " + tasks + " tasks", "agent and subscriber", "updates", "p50 ms", "p99 ms");
+            table.row("one process (in-process wake-up)", local.count(), local.p50Ms(), local.p99Ms());
+            table.row("two processes (LISTEN/NOTIFY)", remote.count(), remote.p50Ms(), remote.p99Ms());
+            table.note("Measured from the status timestamp the writer sets just before its commit; the same clock on both"
+                    + " sides (one machine). Streams also re-read every a2a.stream.poll-interval (1 s) without a wake-up.");
+            tables.add(table);
         }
     }
 

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -163,15 +162,14 @@ public class MessageService {
      * before the read, so no change between them is missed; re-read at least every {@code a2a.stream.poll-interval}.
      */
     private Uni<Void> awaitSettled(Caller caller, long taskPk, String taskId, Instant deadline, Executor context) {
-        CompletableFuture<Void> changed = signals.next(taskPk);
+        TaskSignals.Wakeup changed = signals.take(taskPk);
         return reads.task(caller, taskId).chain(view -> {
             Duration left = Duration.between(Instant.now(), deadline);
             if (view == null || TaskStates.isSettled(view.state()) || left.isNegative() || left.isZero()) {
-                signals.release(taskPk, changed);
+                changed.release();
                 return Uni.createFrom().voidItem();
             }
-            return Uni.createFrom().completionStage(changed)
-                    .ifNoItem().after(left.compareTo(poll) < 0 ? left : poll).recoverWithItem((Void) null)
+            return changed.await(left.compareTo(poll) < 0 ? left : poll)
                     .emitOn(context) // back on the request's Vert.x context: Hibernate Reactive runs only there
                     .chain(() -> awaitSettled(caller, taskPk, taskId, deadline, context));
         });

@@ -3,7 +3,6 @@ package dev.a2atasks.execution;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -141,14 +140,14 @@ public class TaskStreams {
             if (stopped) {
                 return;
             }
-            CompletableFuture<Void> changed = signals.next(taskPk); // taken before the read: no change between is missed
+            TaskSignals.Wakeup changed = signals.take(taskPk); // taken before the read: no change between is missed
             reads.events(caller, taskId, nextSeq, BATCH).subscribe().with(rows -> {
                 for (TaskEventEntity row : rows) {
                     StreamResponse event = ProtoJsonColumns.parse(row.payloadJson, StreamResponse.newBuilder()).build();
                     emitter.emit(event);
                     nextSeq = row.seq + 1;
                     if (closes(event)) {
-                        signals.release(taskPk, changed);
+                        changed.release();
                         emitter.complete();
                         return;
                     }
@@ -164,12 +163,12 @@ public class TaskStreams {
                     }
                 };
                 long timer = vertx.setTimer(poll.toMillis(), id -> wake.run());
-                changed.thenRun(() -> {
+                changed.onFire(() -> {
                     vertx.cancelTimer(timer);
                     wake.run();
                 });
             }, failure -> {
-                signals.release(taskPk, changed);
+                changed.release();
                 emitter.fail(failure);
             });
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -198,6 +199,25 @@ class WritePathParityTest extends BindingTest {
     }
 
     @Test
+    void cancelRefusesABadIdNamingItOnEveryBinding() {
+        Map<String, String> cases = Map.of(
+                "a%00b", "id must not contain NUL characters",
+                "i".repeat(1025), "id must be at most 1024 characters");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            String id = c.getKey().replace("%00", "\u0000");
+            for (String binding : List.of("HTTP+JSON", "GRPC", "JSONRPC")) {
+                String bearer = bearer(binding, "alice");
+                Outcome outcome = switch (binding) {
+                    case "HTTP+JSON" -> rest(bearer, "/tasks/" + c.getKey() + ":cancel", "{}", Task.newBuilder());
+                    case "JSONRPC" -> jsonRpc(bearer, "CancelTask", json(CancelTaskRequest.newBuilder().setId(id).build()), Task.newBuilder());
+                    default -> grpc(bearer, stub -> stub.cancelTask(CancelTaskRequest.newBuilder().setId(id).build()));
+                };
+                assertEquals(new Said("INVALID_ARGUMENT", c.getValue(), null, List.of("id")), outcome.error(), binding + " " + c.getValue());
+            }
+        }
+    }
+
+    @Test
     void aContextMismatchAndUnacceptableOutputModes() {
         for (String binding : List.of("HTTP+JSON", "GRPC", "JSONRPC")) {
             String bearer = bearer(binding, "alice");
@@ -269,7 +289,7 @@ class WritePathParityTest extends BindingTest {
     }
 
     private static Outcome rest(String bearer, String path, String body, com.google.protobuf.Message.Builder builder) {
-        Response response = given().contentType("application/json").header("A2A-Version", "1.0")
+        Response response = given().urlEncodingEnabled(false).contentType("application/json").header("A2A-Version", "1.0")
                 .header("Authorization", "Bearer " + bearer).body(body).post(path);
         String text = response.asString();
         if (response.statusCode() == 200) {
