@@ -104,17 +104,13 @@ public class AgentRunner {
     public static final class Execution {
         final long taskPk;
         final AgentRequest request;
+        /** The run's verdict on a direct reply: the message, or null when the run ended without one. */
         final CompletableFuture<Message> reply = new CompletableFuture<>();
         volatile boolean closed;
 
         Execution(long taskPk, AgentRequest request) {
             this.taskPk = taskPk;
             this.request = request;
-        }
-
-        /** The direct reply, once the agent gave one. */
-        public Message replyOrNull() {
-            return reply.getNow(null);
         }
     }
 
@@ -216,10 +212,11 @@ public class AgentRunner {
         @Override
         public void reply(Message message) {
             Message reply = agentMessage(message);
+            // The reply is known before the wake-up: a waiter that sees COMPLETED must find it.
             write(() -> store.recordStatus(execution.request.caller(), execution.request.taskId(),
-                    TaskStatus.newBuilder().setState(TaskState.TASK_STATE_COMPLETED).setMessage(reply).build()));
+                    TaskStatus.newBuilder().setState(TaskState.TASK_STATE_COMPLETED).setMessage(reply).build()),
+                    () -> execution.reply.complete(reply));
             lastState = TaskState.TASK_STATE_COMPLETED;
-            execution.reply.complete(reply);
         }
 
         @Override
@@ -247,6 +244,12 @@ public class AgentRunner {
         }
 
         private void write(java.util.function.Supplier<Uni<Void>> change) {
+            write(change, () -> {
+            });
+        }
+
+        /** One committed change; {@code afterCommit} runs before waiters are woken. */
+        private void write(java.util.function.Supplier<Uni<Void>> change, Runnable afterCommit) {
             if (execution.closed) {
                 throw new TaskClosedException("Task " + execution.request.taskId() + " was canceled");
             }
@@ -260,6 +263,7 @@ public class AgentRunner {
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
+            afterCommit.run();
             signals.fire(execution.taskPk);
         }
     }

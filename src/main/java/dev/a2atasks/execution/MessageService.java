@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.concurrent.Executor;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -17,6 +18,7 @@ import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.proto.v1.SendMessageRequest;
 import dev.a2atasks.proto.v1.SendMessageResponse;
 import dev.a2atasks.proto.v1.StreamResponse;
+import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.protocol.CallContext;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.RequestValidator;
@@ -71,13 +73,20 @@ public class MessageService {
     public Uni<SendMessageResponse> send(CallContext call, SendMessageRequest request) {
         Context context = Vertx.currentContext();
         return start(call, request).chain(started -> {
-            Uni<Void> settled = started.command().returnImmediately() ? Uni.createFrom().voidItem()
+            Uni<String> settled = started.command().returnImmediately() ? Uni.createFrom().nullItem()
                     : awaitSettled(started.caller(), started.task().taskPk(), started.task().taskId(),
                             Instant.now().plus(blockingTimeout), onContext(context));
-            return settled.chain(() -> {
-                Message reply = started.execution() == null ? null : started.execution().replyOrNull();
-                if (reply != null) {
-                    return Uni.createFrom().item(SendMessageResponse.newBuilder().setMessage(reply).build());
+            // A direct reply leaves the task COMPLETED and is known once the agent's run ends, right after
+            // that commit: a waiter that sees COMPLETED waits for the run's verdict instead of racing it.
+            Function<String, Uni<Message>> reply = state -> started.execution() == null
+                    || !TaskState.TASK_STATE_COMPLETED.name().equals(state)
+                    ? Uni.createFrom().nullItem()
+                    : Uni.createFrom().completionStage(() -> started.execution().reply.copy())
+                            .ifNoItem().after(blockingTimeout).recoverWithItem((Message) null)
+                            .emitOn(onContext(context));
+            return settled.chain(state -> reply.apply(state)).chain(message -> {
+                if (message != null) {
+                    return Uni.createFrom().item(SendMessageResponse.newBuilder().setMessage(message).build());
                 }
                 return queries.getTask(started.caller(), new GetTaskParams(started.command().tenant(), started.task().taskId(),
                         started.command().historyLength(), List.of()))
@@ -158,16 +167,16 @@ public class MessageService {
     }
 
     /**
-     * Waits until the task is terminal or interrupted, or the deadline passes: wake-up taken
+     * Waits until the task is terminal or interrupted, or the deadline passes, and says the state it saw: wake-up taken
      * before the read, so no change between them is missed; re-read at least every {@code a2a.stream.poll-interval}.
      */
-    private Uni<Void> awaitSettled(Caller caller, long taskPk, String taskId, Instant deadline, Executor context) {
+    private Uni<String> awaitSettled(Caller caller, long taskPk, String taskId, Instant deadline, Executor context) {
         TaskSignals.Wakeup changed = signals.take(taskPk);
         return reads.task(caller, taskId).chain(view -> {
             Duration left = Duration.between(Instant.now(), deadline);
             if (view == null || TaskStates.isSettled(view.state()) || left.isNegative() || left.isZero()) {
                 changed.release();
-                return Uni.createFrom().voidItem();
+                return Uni.createFrom().item(view == null ? null : view.state());
             }
             return changed.await(left.compareTo(poll) < 0 ? left : poll)
                     .emitOn(context) // back on the request's Vert.x context: Hibernate Reactive runs only there
