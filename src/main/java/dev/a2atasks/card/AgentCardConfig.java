@@ -1,5 +1,6 @@
 package dev.a2atasks.card;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
@@ -29,6 +30,14 @@ public interface AgentCardConfig {
     Optional<String> documentationUrl();
 
     Provider provider();
+
+    /**
+     * The catch-up skew published in the card's catch-up extension (README "Commit lag"): the
+     * commit-lag bound (500 ms) plus room for clock steps. Clients and mirrors that read the card
+     * use it as their default skew.
+     */
+    @WithDefault("2s")
+    Duration catchUpSkew();
 
     /** Seconds clients may cache the card. */
     @WithDefault("300")

@@ -3,6 +3,7 @@ package dev.a2atasks.card;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
@@ -12,6 +13,7 @@ import com.google.protobuf.util.JsonFormat;
 
 import dev.a2atasks.protocol.ProtocolVersion;
 import dev.a2atasks.agent.AgentExecutor;
+import dev.a2atasks.client.CatchUpHint;
 import dev.a2atasks.proto.v1.AgentCapabilities;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.AgentInterface;
@@ -28,6 +30,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class AgentCards {
 
     static final String SECURITY_SCHEME = "bearer";
+
+    /**
+     * How long after its status timestamp a change may become visible at most: the database re-stamps
+     * slower commits (migration V5, 100 ms), plus the time a commit takes to become visible.
+     */
+    public static final Duration COMMIT_LAG_BOUND = Duration.ofMillis(500);
 
     private final AgentCard card;
     private final byte[] json;
@@ -72,7 +80,8 @@ public class AgentCards {
                 .setCapabilities(AgentCapabilities.newBuilder()
                         .setStreaming(true)
                         .setPushNotifications(false)
-                        .setExtendedAgentCard(false))
+                        .setExtendedAgentCard(false)
+                        .addExtensions(CatchUpHint.declaration(catchUpSkew(config), COMMIT_LAG_BOUND)))
                 .putSecuritySchemes(SECURITY_SCHEME, SecurityScheme.newBuilder()
                         .setHttpAuthSecurityScheme(HTTPAuthSecurityScheme.newBuilder()
                                 .setScheme("Bearer")
@@ -100,6 +109,14 @@ public class AgentCards {
                         .addTags("messages").addTags("streaming"));
         config.documentationUrl().ifPresent(card::setDocumentationUrl);
         return card.build();
+    }
+
+    private static Duration catchUpSkew(AgentCardConfig config) {
+        if (config.catchUpSkew().compareTo(COMMIT_LAG_BOUND) < 0) {
+            throw new IllegalArgumentException("a2a.card.catch-up-skew must be at least the commit-lag bound "
+                    + COMMIT_LAG_BOUND.toMillis() + " ms, not " + config.catchUpSkew());
+        }
+        return config.catchUpSkew();
     }
 
     private static AgentInterface endpoint(String url, String binding) {

@@ -1,8 +1,11 @@
 package dev.a2atasks.client;
 
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -28,6 +31,9 @@ public final class GrpcTaskListing implements TaskListing {
     private final ManagedChannel channel;
     private final Supplier<String> bearerToken;
     private final Duration deadline;
+    private final String target;
+    private final boolean plaintext;
+    private final URI agentCard;
 
     /**
      * @param target      host:port of the server (the Agent Card's GRPC interface url)
@@ -35,10 +41,30 @@ public final class GrpcTaskListing implements TaskListing {
      * @param bearerToken called for every request, so a caller can refresh tokens
      */
     public GrpcTaskListing(String target, boolean plaintext, Supplier<String> bearerToken, Duration deadline) {
+        this(target, plaintext, bearerToken, deadline, null);
+    }
+
+    /**
+     * @param agentCard the server's Agent Card URL (gRPC has no card of its own to read): where
+     *                  {@link #publishedSkew()} looks; null for none
+     */
+    public GrpcTaskListing(String target, boolean plaintext, Supplier<String> bearerToken, Duration deadline, URI agentCard) {
         ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget(target);
         this.channel = (plaintext ? builder.usePlaintext() : builder.useTransportSecurity()).build();
         this.bearerToken = bearerToken;
         this.deadline = deadline;
+        this.target = target;
+        this.plaintext = plaintext;
+        this.agentCard = agentCard;
+    }
+
+    @Override
+    public Optional<Duration> publishedSkew() {
+        if (agentCard == null) {
+            return Optional.empty();
+        }
+        HttpClient http = HttpClient.newBuilder().connectTimeout(deadline).build();
+        return AgentCardReader.catchUpSkew(http, agentCard, deadline);
     }
 
     @Override
@@ -65,7 +91,11 @@ public final class GrpcTaskListing implements TaskListing {
                     }
                 }
             }
-            throw new ListingException(e.getStatus().getCode().name(), String.valueOf(e.getStatus().getDescription()), fields);
+            String code = e.getStatus().getCode().name();
+            if (e.getStatus().getCause() != null) { // the transport failed: no server answered this call
+                throw new ListingException(target, code, TransportFailures.describe(e, !plaintext), fields, e);
+            }
+            throw new ListingException(target, code, String.valueOf(e.getStatus().getDescription()), fields, e);
         }
     }
 

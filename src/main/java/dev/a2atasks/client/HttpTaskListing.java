@@ -10,10 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.function.Supplier;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import com.google.protobuf.util.Timestamps;
 
@@ -31,7 +34,10 @@ public final class HttpTaskListing implements TaskListing {
     private final Supplier<String> bearerToken;
     private final Duration timeout;
 
-    /** @param base the Agent Card's HTTP+JSON interface url, e.g. {@code https://tasks.example} */
+    /**
+     * @param base the Agent Card's HTTP+JSON interface url, e.g. {@code https://tasks.example}; a path in it
+     *             ({@code https://host/a2a/v1}) is a prefix that every request keeps
+     */
     public HttpTaskListing(URI base, Supplier<String> bearerToken, Duration timeout) {
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
         this.base = URI.create(base.toString().replaceAll("/+$", ""));
@@ -74,10 +80,10 @@ public final class HttpTaskListing implements TaskListing {
         try {
             response = http.send(call, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new ListingException("UNAVAILABLE", e.toString(), List.of());
+            throw TransportFailures.of(base.toString(), e, "https".equalsIgnoreCase(base.getScheme()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ListingException("CANCELLED", "interrupted", List.of());
+            throw new ListingException(base.toString(), "CANCELLED", "interrupted", List.of(), e);
         }
         try {
             if (response.statusCode() == 200) {
@@ -85,28 +91,64 @@ public final class HttpTaskListing implements TaskListing {
                 PARSER.merge(response.body(), page);
                 return page.build();
             }
-            throw error(response);
         } catch (InvalidProtocolBufferException e) {
-            throw new ListingException("INTERNAL", "Unreadable response (HTTP " + response.statusCode() + ")", List.of());
+            throw new ListingException(base.toString(), "INTERNAL", "unreadable response (HTTP 200): " + e.getMessage(),
+                    List.of(), e);
         }
+        throw error(base.toString(), response);
     }
 
-    /** Reads the {"error": google.rpc.Status} body of the HTTP+JSON binding. */
-    private static ListingException error(HttpResponse<String> response) {
-        com.fasterxml.jackson.databind.JsonNode body;
+    /**
+     * Reads the binding's error body, {@code {"error": google.rpc.Status + "status"}}, with protobuf's
+     * own JSON parser: the client needs no JSON library beyond protobuf-java-util.
+     */
+    static ListingException error(String endpoint, HttpResponse<String> response) {
+        String fallback = "HTTP " + response.statusCode();
+        Struct body;
         try {
-            body = new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.body()).path("error");
-        } catch (IOException e) {
-            return new ListingException("HTTP_" + response.statusCode(), response.body(), List.of());
+            Struct.Builder parsed = Struct.newBuilder();
+            JsonFormat.parser().merge(response.body(), parsed);
+            body = parsed.getFieldsOrDefault("error", Value.getDefaultInstance()).getStructValue();
+        } catch (InvalidProtocolBufferException | RuntimeException e) {
+            String text = response.body().length() > 200 ? response.body().substring(0, 200) + "..." : response.body();
+            return new ListingException(endpoint, statusOf(response.statusCode()), fallback + " " + text.strip(), List.of(), null);
         }
         List<String> fields = new ArrayList<>();
-        for (var detail : body.path("details")) {
-            if ("type.googleapis.com/google.rpc.BadRequest".equals(detail.path("@type").asText())) {
-                detail.path("fieldViolations").forEach(v -> fields.add(v.path("field").asText()));
+        for (Value detail : body.getFieldsOrDefault("details", Value.getDefaultInstance()).getListValue().getValuesList()) {
+            Struct fieldsOfDetail = detail.getStructValue();
+            if ("type.googleapis.com/google.rpc.BadRequest".equals(text(fieldsOfDetail, "@type"))) {
+                for (Value violation : fieldsOfDetail.getFieldsOrDefault("fieldViolations", Value.getDefaultInstance())
+                        .getListValue().getValuesList()) {
+                    fields.add(text(violation.getStructValue(), "field"));
+                }
             }
         }
-        String status = body.path("status").asText("HTTP_" + response.statusCode());
-        return new ListingException(status, body.path("message").asText(), fields);
+        String status = text(body, "status");
+        String message = text(body, "message");
+        return new ListingException(endpoint, status.isEmpty() ? statusOf(response.statusCode()) : status,
+                (message.isEmpty() ? "" : message + " ") + "(" + fallback + ")", fields, null);
+    }
+
+    private static String text(Struct struct, String field) {
+        return struct.getFieldsOrDefault(field, Value.getDefaultInstance()).getStringValue();
+    }
+
+    /** The gRPC status an HTTP status maps to when the body names none (a proxy's answer, say). */
+    private static String statusOf(int http) {
+        return switch (http) {
+            case 400 -> "INVALID_ARGUMENT";
+            case 401 -> "UNAUTHENTICATED";
+            case 403 -> "PERMISSION_DENIED";
+            case 404 -> "NOT_FOUND";
+            case 429 -> "RESOURCE_EXHAUSTED";
+            case 502, 503, 504 -> "UNAVAILABLE";
+            default -> "HTTP_" + http;
+        };
+    }
+
+    @Override
+    public Optional<Duration> publishedSkew() {
+        return AgentCardReader.catchUpSkew(http, AgentCardReader.wellKnown(base), timeout);
     }
 
     private static String param(String name, String value) {

@@ -32,13 +32,19 @@ public final class TaskWalker {
     private static final System.Logger LOG = System.getLogger(TaskWalker.class.getName());
 
     private final TaskListing listing;
-    private final Duration skew;
+    private Duration skew; // null: the server's published skew, read at the first listAll
     private final int maxCatchUpRounds;
     private final WalkListener listener;
 
-    /** The seed article's walk: one catch-up pass, 2 s skew. */
+    /**
+     * The seed article's walk: one catch-up pass, with the skew the server publishes in its Agent
+     * Card ({@link CatchUpHint}), or 2 s when it publishes none.
+     */
     public TaskWalker(TaskListing listing) {
-        this(listing, DEFAULT_SKEW, 1, WalkListener.NONE);
+        this.listing = listing;
+        this.skew = null;
+        this.maxCatchUpRounds = 1;
+        this.listener = WalkListener.NONE;
     }
 
     /**
@@ -112,7 +118,7 @@ public final class TaskWalker {
         }).newest;
         int rounds = 0;
         while (newest != null && rounds < maxCatchUpRounds) {
-            Instant since = newest.minus(skew);
+            Instant since = newest.minus(skew());
             if (filter.statusTimestampAfter() != null && filter.statusTimestampAfter().isAfter(since)) {
                 since = filter.statusTimestampAfter();
             }
@@ -128,6 +134,14 @@ public final class TaskWalker {
                 Duration.ofNanos(System.nanoTime() - started));
         LOG.log(Level.INFO, "ListTasks walk: {0}", stats);
         return new WalkResult(seen, stats);
+    }
+
+    /** The catch-up skew: the one given, else the server's published one, else {@link #DEFAULT_SKEW}. */
+    public Duration skew() {
+        if (skew == null) {
+            skew = listing.publishedSkew().orElse(DEFAULT_SKEW);
+        }
+        return skew;
     }
 
     /** One pass; merges into {@code seen} when given, counting tasks newer than their previous copy. */

@@ -1,6 +1,12 @@
 package dev.a2atasks.mirror;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
@@ -9,17 +15,24 @@ import dev.a2atasks.client.TaskListing;
 import dev.a2atasks.client.TaskWalker;
 import dev.a2atasks.client.WalkListener;
 import dev.a2atasks.client.WalkStats;
+import dev.a2atasks.proto.v1.ListTasksResponse;
 import dev.a2atasks.proto.v1.Task;
+import dev.a2atasks.task.read.TaskReads;
 import dev.a2atasks.task.store.TaskStore;
 import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Keeps a local copy of a remote agent's tasks, incrementally. Each sync lists the source from
- * its persisted high-water mark minus the skew ({@code statusTimestampAfter}), upserts what comes
- * back, and moves the mark to the newest status timestamp seen. Tasks that change while a sync
- * pages move ahead of its cursor, and have a status timestamp above the new mark minus the skew:
- * the next sync is their catch-up pass. Without a mark (first sync) the whole source is listed.
+ * its persisted high-water mark minus the skew ({@code statusTimestampAfter}), writes what differs
+ * from the copy, and moves the mark to the newest status timestamp seen. Tasks that change while
+ * a sync pages move ahead of its cursor, and have a status timestamp above the new mark minus the
+ * skew: the next sync is their catch-up pass. Without a mark (first sync) the whole source is
+ * listed. An idle sync reads the skew window and writes nothing.
+ *
+ * <p>A reconciliation walks the whole source (plus a catch-up pass for tasks that moved while it
+ * walked) and then retires local copies of tasks the source no longer has: deleted, or marked.
  *
  * <p>Blocking: call it from a worker thread, never from an event loop.
  */
@@ -27,46 +40,145 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class Mirror {
 
     private static final Logger LOG = Logger.getLogger(Mirror.class);
+    private static final int RETIRE_BATCH = 500;
 
     private final MirrorMarks marks;
     private final TaskStore store;
+    private final TaskReads reads;
 
-    Mirror(MirrorMarks marks, TaskStore store) {
+    Mirror(MirrorMarks marks, TaskStore store, TaskReads reads) {
         this.marks = marks;
         this.store = store;
+        this.reads = reads;
     }
 
-    /** What one sync did: rows read from the source, the mark it started from and the one it left. */
-    public record SyncResult(WalkStats stats, Instant fromMark, Instant toMark) {
+    /**
+     * What one sync did. {@code read} tasks came from the source; of those {@code created} were new
+     * here, {@code updated} differed (status, metadata, messages or artifacts) and the rest were
+     * unchanged and not written. {@code gaps}: copies whose history may miss messages (marked in
+     * the first message after the gap). {@code retired}: copies of deleted tasks (reconciliation only).
+     */
+    public record SyncResult(boolean reconciliation, WalkStats stats, int read, int created, int updated, int unchanged,
+            int messagesAdded, int gaps, int retired, int pages, Instant fromMark, Instant toMark, Duration skew) {
+
+        /** One log line; every field is what this sync really did. */
+        String summary() {
+            return (reconciliation ? "reconciled" : "synced") + ": read=" + read + " pages=" + pages + " created="
+                    + created + " updated=" + updated + " unchanged=" + unchanged + " messagesAdded=" + messagesAdded
+                    + " gaps=" + gaps + (reconciliation ? " retired=" + retired : "") + " mark " + fromMark + " -> "
+                    + toMark + " (skew " + skew.toMillis() + " ms) in " + stats.duration().toMillis() + " ms";
+        }
     }
 
     public SyncResult sync(MirrorSource source) {
+        return run(source, false);
+    }
+
+    /** A full walk of the source that also retires copies of tasks deleted there. */
+    public SyncResult reconcile(MirrorSource source) {
+        return run(source, true);
+    }
+
+    private SyncResult run(MirrorSource source, boolean reconcile) {
         Instant mark = await(() -> marks.get(source.name()));
         ListFilter filter = ListFilter.all()
                 .withPageSize(source.pageSize())
                 .withHistoryLength(source.historyLength())
                 .withIncludeArtifacts(source.includeArtifacts());
-        if (mark != null) {
-            filter = filter.withStatusTimestampAfter(mark.minus(source.skew()));
-        }
+        Counts counts = new Counts();
+        Set<String> seen = reconcile ? new HashSet<>() : null;
         TaskWalker.PassResult result;
+        Duration skew;
         try (TaskListing listing = source.open()) {
-            TaskWalker walker = new TaskWalker(listing, source.skew(), 0, WalkListener.NONE);
-            result = walker.walk(filter, page -> {
-                for (Task task : page.getTasksList()) {
-                    await(() -> store.upsert(source.localOwner(), task));
+            skew = source.skew().orElseGet(() -> listing.publishedSkew().orElse(TaskWalker.DEFAULT_SKEW));
+            TaskWalker walker = new TaskWalker(listing, skew, 0, WalkListener.NONE);
+            if (mark != null && !reconcile) {
+                filter = filter.withStatusTimestampAfter(mark.minus(skew));
+            }
+            result = walker.walk(filter, page -> copy(source, page, counts, seen));
+            if (reconcile && result.newest() != null) {
+                // Tasks that moved (or were created) while the walk paged went ahead of its cursor.
+                TaskWalker.PassResult catchUp = walker.walk(filter.withStatusTimestampAfter(result.newest().minus(skew)),
+                        page -> copy(source, page, counts, seen));
+                if (catchUp.newest() != null && catchUp.newest().isAfter(result.newest())) {
+                    result = new TaskWalker.PassResult(result.stats(), catchUp.newest());
                 }
-            });
+            }
         }
-        Instant newMark = result.newest() == null ? mark : result.newest();
+        if (reconcile) {
+            counts.retired = retireGone(source, seen);
+        }
+        Instant newMark = result.newest() == null ? mark : mark == null || result.newest().isAfter(mark) ? result.newest() : mark;
         if (newMark != null && !newMark.equals(mark)) {
             await(() -> marks.advance(source.name(), newMark));
         }
-        LOG.infof("Mirror %s synced: %s from mark %s to %s", source.name(), result.stats(), mark, newMark);
-        return new SyncResult(result.stats(), mark, newMark);
+        SyncResult sync = new SyncResult(reconcile, result.stats(), counts.read, counts.created, counts.updated,
+                counts.read - counts.created - counts.updated, counts.messages, counts.gaps, counts.retired, counts.pages, mark,
+                newMark, skew);
+        LOG.infof("Mirror %s %s", source.name(), sync.summary());
+        return sync;
     }
 
-    private static <T> T await(java.util.function.Supplier<io.smallrye.mutiny.Uni<T>> work) {
+    private void copy(MirrorSource source, ListTasksResponse page, Counts counts, Set<String> seen) {
+        counts.pages++;
+        page.getTasksList().forEach(task -> copy(source, task, counts, seen));
+    }
+
+    private void copy(MirrorSource source, Task task, Counts counts, Set<String> seen) {
+        TaskStore.Upserted upserted = await(() -> store.upsert(source.localOwner(), task, source.historyLength()));
+        counts.read++;
+        if (seen != null) {
+            seen.add(task.getId());
+        }
+        if (upserted.created()) {
+            counts.created++;
+        } else if (upserted.changed()) {
+            counts.updated++;
+        }
+        counts.messages += upserted.created() ? 0 : upserted.messagesAdded();
+        if (upserted.historyGap()) {
+            counts.gaps++;
+            LOG.warnf("Mirror %s: task %s got more than %d new messages since the last sync; the copy marks the gap"
+                    + " (a2aTasksMirror.historyGapBefore) before the first one it has", source.name(), task.getId(),
+                    source.historyLength());
+        }
+    }
+
+    /** Retires, in batches, the local copies the reconciliation walk did not see. */
+    private int retireGone(MirrorSource source, Set<String> seen) {
+        int retired = 0;
+        String after = "";
+        List<String> page;
+        do {
+            String from = after;
+            page = await(() -> reads.idsAfter(source.localOwner(), from, RETIRE_BATCH));
+            List<String> gone = new ArrayList<>();
+            for (String id : page) {
+                if (!seen.contains(id)) {
+                    gone.add(id);
+                }
+            }
+            if (!gone.isEmpty()) {
+                retired += await(() -> store.retireCopies(source.localOwner(), gone, source.deleteGone()));
+            }
+            if (!page.isEmpty()) {
+                after = page.get(page.size() - 1);
+            }
+        } while (page.size() == RETIRE_BATCH);
+        return retired;
+    }
+
+    private static final class Counts {
+        int pages;
+        int read;
+        int created;
+        int updated;
+        int messages;
+        int gaps;
+        int retired;
+    }
+
+    private static <T> T await(Supplier<Uni<T>> work) {
         try {
             return VertxContextSupport.subscribeAndAwait(work);
         } catch (RuntimeException | Error e) {

@@ -1,5 +1,6 @@
 package dev.a2atasks.mirror;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +24,7 @@ public interface MirrorConfig {
         @WithDefault("true")
         boolean enabled();
 
-        /** gRPC: host:port; HTTP+JSON: base URL (the Agent Card's interface url). */
+        /** gRPC: host:port; HTTP+JSON: base URL (the Agent Card's interface url, path included). */
         String endpoint();
 
         /** {@code grpc} or {@code http}. */
@@ -34,17 +35,27 @@ public interface MirrorConfig {
         @WithDefault("false")
         boolean plaintext();
 
-        /** Bearer token presented to the source. */
-        String bearerToken();
+        /** Bearer token presented to the source. Prefer {@link #bearerTokenFile()} in production. */
+        Optional<String> bearerToken();
+
+        /** A file holding the bearer token, read again whenever it changes: a rotated token needs no restart. */
+        Optional<Path> bearerTokenFile();
+
+        /**
+         * The source's Agent Card, read for its published catch-up skew when {@link #skew()} is unset.
+         * Defaults to {@code /.well-known/agent-card.json} at the HTTP endpoint's origin; a gRPC source
+         * has none unless this is set.
+         */
+        Optional<String> agentCard();
 
         /** Time between syncs. */
         @WithDefault("60s")
         Duration interval();
 
-        /** Local tenant and owner the mirrored tasks are stored under. */
-        @WithDefault("mirror")
-        String tenant();
+        /** Local tenant the mirrored tasks are stored under; unset or empty: "" (no tenant). */
+        Optional<String> tenant();
 
+        /** Local owner (subject) the mirrored tasks are stored under. */
         String owner();
 
         /** Newest messages fetched per changed task (0: status only). */
@@ -54,13 +65,27 @@ public interface MirrorConfig {
         @WithDefault("false")
         boolean includeArtifacts();
 
-        /** Overlap below the high-water mark: covers equal timestamps and clock steps on the source. */
-        @WithDefault("2s")
-        Duration skew();
+        /**
+         * Overlap below the high-water mark (equal timestamps, commit lag and clock steps on the
+         * source). Unset: the source's published skew, else 2 s.
+         */
+        Optional<Duration> skew();
 
         @WithDefault("100")
         int pageSize();
 
         Optional<Duration> timeout();
+
+        /** Time between full reconciliations (a whole walk of the source that also finds deleted tasks); 0: never. */
+        @WithDefault("24h")
+        Duration reconcileInterval();
+
+        /** What a reconciliation does with copies whose source task is gone: {@code delete} or {@code mark}. */
+        @WithDefault("delete")
+        String onDeleted();
+
+        /** The longest wait between attempts after repeated failures (and after refused credentials). */
+        @WithDefault("5m")
+        Duration maxBackoff();
     }
 }

@@ -1,11 +1,17 @@
 package dev.a2atasks.mirror;
 
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.client.ListingException;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,20 +19,42 @@ import jakarta.enterprise.event.Observes;
 
 /**
  * Runs each configured, enabled mirror on its interval, one sync at a time per source, on its own
- * worker thread. Nothing runs when no mirror is configured (the default).
+ * worker thread, and a full reconciliation every {@code reconcile-interval}. Nothing runs when no
+ * mirror is configured (the default).
+ *
+ * <p>Failures: one log line each (a stack trace only for the unexpected), then exponential backoff
+ * with jitter up to {@code max-backoff}. Refused credentials cannot heal by themselves, so they
+ * wait the full {@code max-backoff} unless the token (file) changes first.
  */
 @ApplicationScoped
-class MirrorJob {
+public class MirrorJob {
 
     private static final Logger LOG = Logger.getLogger(MirrorJob.class);
 
     private final MirrorConfig config;
     private final Mirror mirror;
+    private final Map<String, State> states = new ConcurrentHashMap<>();
     private ScheduledExecutorService scheduler;
+    private volatile boolean stopping;
 
     MirrorJob(MirrorConfig config, Mirror mirror) {
         this.config = config;
         this.mirror = mirror;
+    }
+
+    /** Per source: where its failures and reconciliations stand. Touched by its own runs only. */
+    private static final class State {
+        final MirrorSource source;
+        final Duration interval;
+        int failures;
+        Integer refusedToken; // fingerprint of the token the source refused; null when none was
+        long refusedAtNanos;
+        long nextReconcileNanos;
+
+        State(MirrorSource source, Duration interval) {
+            this.source = source;
+            this.interval = interval;
+        }
     }
 
     void start(@Observes StartupEvent event) {
@@ -40,27 +68,131 @@ class MirrorJob {
             return thread;
         });
         for (var entry : enabled) {
-            MirrorSource source = MirrorSource.of(entry.getKey(), entry.getValue());
-            source.open().close(); // a bad binding name fails here, at start-up
-            scheduler.scheduleWithFixedDelay(() -> syncQuietly(source), 0, entry.getValue().interval().toMillis(),
-                    TimeUnit.MILLISECONDS);
-            LOG.infof("Mirror %s: every %s from %s (%s), stored as %s", source.name(), entry.getValue().interval(),
-                    source.endpoint(), source.binding(), source.localOwner());
+            MirrorSource source = MirrorSource.of(entry.getKey(), entry.getValue()); // bad settings fail start-up here
+            State state = new State(source, entry.getValue().interval());
+            state.nextReconcileNanos = System.nanoTime() + reconcileNanos(source);
+            states.put(source.name(), state);
+            scheduler.schedule(() -> run(state), 0, TimeUnit.MILLISECONDS);
+            LOG.infof("Mirror %s: every %s from %s (%s, %s), stored as %s, reconciled every %s", source.name(),
+                    state.interval, source.endpoint(), source.binding(), source.token(), source.localOwner(),
+                    source.reconcileInterval().isZero() ? "never" : source.reconcileInterval());
         }
     }
 
-    private void syncQuietly(MirrorSource source) {
-        try {
-            mirror.sync(source);
-        } catch (RuntimeException e) {
-            // The next run retries from the same mark; nothing was lost.
-            LOG.warnf(e, "Mirror %s: sync failed, retrying at the next interval", source.name());
+    /**
+     * Reconciles this source now, on the calling (worker) thread, after any sync of it in flight:
+     * one run per source at a time. Empty when no such source runs here.
+     */
+    public Optional<Mirror.SyncResult> reconcileNow(String name) {
+        State state = states.get(name);
+        if (state == null) {
+            return Optional.empty();
         }
+        synchronized (state) {
+            Mirror.SyncResult result = mirror.reconcile(state.source);
+            state.nextReconcileNanos = System.nanoTime() + reconcileNanos(state.source);
+            return Optional.of(result);
+        }
+    }
+
+    /** The configured source of this name, if it runs here. */
+    public Optional<MirrorSource> source(String name) {
+        return Optional.ofNullable(states.get(name)).map(s -> s.source);
+    }
+
+    private void run(State state) {
+        if (stopping) {
+            return;
+        }
+        Duration next;
+        synchronized (state) {
+            next = runOnce(state);
+        }
+        if (!stopping) {
+            scheduler.schedule(() -> run(state), next.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** One sync (or reconciliation) of a source; returns the delay until the next. */
+    private Duration runOnce(State state) {
+        MirrorSource source = state.source;
+        Duration next = state.interval;
+        try {
+            if (state.refusedToken != null && state.refusedToken == source.token().fingerprint()
+                    && System.nanoTime() - state.refusedAtNanos < source.maxBackoff().toNanos()) {
+                // Still the refused token: look again at the next interval, try again after max-backoff.
+                return state.interval;
+            } else {
+                boolean reconcile = !source.reconcileInterval().isZero() && System.nanoTime() - state.nextReconcileNanos >= 0;
+                if (reconcile) {
+                    mirror.reconcile(source);
+                    state.nextReconcileNanos = System.nanoTime() + reconcileNanos(source);
+                } else {
+                    mirror.sync(source);
+                }
+                if (state.failures > 0) {
+                    LOG.infof("Mirror %s: recovered after %d failed attempts", source.name(), state.failures);
+                }
+                state.failures = 0;
+                state.refusedToken = null;
+            }
+        } catch (RuntimeException e) {
+            if (stopping) {
+                LOG.infof("Mirror %s: sync stopped by shutdown; the next start resumes from the persisted mark", source.name());
+                return next;
+            }
+            state.failures++;
+            next = backoff(state);
+            if (e instanceof ListingException listing) {
+                if (listing.isCredentialError()) {
+                    state.refusedToken = source.token().fingerprint();
+                    state.refusedAtNanos = System.nanoTime();
+                    next = state.interval; // only to look at the token again; the attempt waits (see above)
+                    LOG.warnf("Mirror %s: credentials refused (%s); next attempt when the token changes or in %s",
+                            source.name(), listing.getMessage(), source.maxBackoff());
+                } else {
+                    LOG.warnf("Mirror %s: sync failed (attempt %d): %s; retrying in %d ms", source.name(), state.failures,
+                            listing.getMessage(), next.toMillis());
+                }
+            } else if (e instanceof java.io.UncheckedIOException io) { // the token file: one line says it all
+                LOG.warnf("Mirror %s: sync failed (attempt %d): %s; retrying in %d ms", source.name(), state.failures,
+                        io.getMessage(), next.toMillis());
+            } else {
+                LOG.warnf(e, "Mirror %s: sync failed unexpectedly (attempt %d); retrying in %d ms", source.name(),
+                        state.failures, next.toMillis());
+            }
+        }
+        return next;
+    }
+
+    /**
+     * interval × 2^(failures−1), capped at max-backoff, with "equal jitter" (half fixed, half
+     * random) so replicas that failed together do not retry together.
+     */
+    static Duration backoff(Duration interval, int failures, Duration max) {
+        long base = interval.toMillis() << Math.min(Math.max(failures - 1, 0), 20);
+        long capped = Math.min(Math.max(base, 1), max.toMillis());
+        return Duration.ofMillis(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
+    }
+
+    private static Duration backoff(State state) {
+        return backoff(state.interval, state.failures, state.source.maxBackoff());
+    }
+
+    private static long reconcileNanos(MirrorSource source) {
+        return source.reconcileInterval().isZero() ? Long.MAX_VALUE / 4 : source.reconcileInterval().toNanos();
     }
 
     void stop(@Observes ShutdownEvent event) {
+        stopping = true;
         if (scheduler != null) {
             scheduler.shutdownNow();
+            try {
+                // Let a sync in flight notice before the datasource closes under it.
+                scheduler.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -95,7 +95,7 @@ class MirrorTest extends BindingTest {
 
     private MirrorSource source(String name, String binding, String sourceTenant, String localTenant) {
         String endpoint = binding.equals("grpc") ? root.getHost() + ":" + root.getPort() : root.toString();
-        return new MirrorSource(name, endpoint, binding, true, Tokens.valid(sourceTenant, "remote-agent"),
+        return MirrorSource.of(name, endpoint, binding, true, Tokens.valid(sourceTenant, "remote-agent"),
                 new Caller(localTenant, "mirror-owner"), 3, true, Duration.ofSeconds(2), 50, Duration.ofSeconds(30));
     }
 }

@@ -59,20 +59,8 @@ public final class TaskProtos {
     }
 
     private static Artifact artifact(ArtifactView a) {
-        Artifact.Builder artifact = Artifact.newBuilder()
-                .setArtifactId(a.artifactId())
-                .addAllParts(ProtoJsonColumns.parseParts(a.partsJson()))
-                .addAllExtensions(ProtoJsonColumns.parseStrings(a.extensionsJson()));
-        if (a.name() != null) {
-            artifact.setName(a.name());
-        }
-        if (a.description() != null) {
-            artifact.setDescription(a.description());
-        }
-        if (a.metadataJson() != null) {
-            artifact.setMetadata(ProtoJsonColumns.parseStruct(a.metadataJson()));
-        }
-        return artifact.build();
+        return ProtoJsonColumns.artifact(a.artifactId(), a.name(), a.description(), a.partsJson(), a.metadataJson(),
+                a.extensionsJson());
     }
 
 }

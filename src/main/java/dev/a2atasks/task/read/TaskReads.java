@@ -32,6 +32,16 @@ public class TaskReads {
     }
 
     /**
+     * The ids of a scope's tasks after {@code after} in id order, at most {@code limit}: a
+     * reconciliation pages through its copies with it (a seek on the scope's unique key per page).
+     */
+    @WithSession
+    public Uni<List<String>> idsAfter(Caller scope, String after, int limit) {
+        return TaskEntity.find("select id from TaskEntity where tenant = ?1 and owner = ?2 and id > ?3 order by id",
+                scope.tenant(), scope.subject(), after).page(0, limit).project(String.class).list();
+    }
+
+    /**
      * Every artifact of these tasks, in production order, keyed by task row key. The keys come
      * from a page already scoped to the caller; one statement for the whole page.
      */

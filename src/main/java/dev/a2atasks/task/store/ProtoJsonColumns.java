@@ -71,6 +71,25 @@ public final class ProtoJsonColumns {
         }
     }
 
+    /** An artifact from its stored columns: the one mapping, for reads and for the copy comparison. */
+    public static dev.a2atasks.proto.v1.Artifact artifact(String artifactId, String name, String description, String partsJson,
+            String metadataJson, String extensionsJson) {
+        dev.a2atasks.proto.v1.Artifact.Builder artifact = dev.a2atasks.proto.v1.Artifact.newBuilder()
+                .setArtifactId(artifactId)
+                .addAllParts(parseParts(partsJson))
+                .addAllExtensions(parseStrings(extensionsJson));
+        if (name != null) {
+            artifact.setName(name);
+        }
+        if (description != null) {
+            artifact.setDescription(description);
+        }
+        if (metadataJson != null) {
+            artifact.setMetadata(parseStruct(metadataJson));
+        }
+        return artifact.build();
+    }
+
     public static Struct parseStruct(String json) {
         return json == null ? Struct.getDefaultInstance() : parse(json, Struct.newBuilder()).build();
     }

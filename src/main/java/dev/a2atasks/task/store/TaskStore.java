@@ -37,48 +37,186 @@ public class TaskStore {
     /** Stores a new task with its history and artifacts in one transaction; returns its row key. */
     @WithTransaction
     public Uni<Long> create(Caller owner, Task task) {
-        return insert(owner, task);
+        return (task.getStatus().hasTimestamp() ? statusTimestampsGiven() : Uni.createFrom().voidItem())
+                .chain(() -> insert(owner, task));
     }
 
     /**
-     * Makes the stored task match a copy of it from elsewhere (a mirrored agent): status, context
-     * and metadata are replaced; messages not stored yet (by message id) are appended in the
-     * copy's order; artifacts are replaced by id, new ones appended.
+     * Copies whose source no longer has them: deleted with their messages, artifacts and events, or
+     * (when {@code delete} is false) kept and marked {@code {"a2aTasksMirror": {"deletedAtSource": time}}}
+     * in their metadata, once. Returns how many rows changed.
      */
     @WithTransaction
-    public Uni<Void> upsert(Caller owner, Task task) {
-        return findLocked(owner, task.getId())
-                .chain(existing -> existing == null ? insert(owner, task).replaceWithVoid() : update(existing, task));
+    public Uni<Integer> retireCopies(Caller scope, List<String> ids, boolean delete) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        if (delete) {
+            return TaskEventEntity.delete("tenant = ?1 and owner = ?2 and taskId in ?3", scope.tenant(), scope.subject(), ids)
+                    .chain(() -> TaskEntity.delete("tenant = ?1 and owner = ?2 and id in ?3", scope.tenant(), scope.subject(), ids))
+                    .map(Long::intValue);
+        }
+        String now = Timestamps.rfc3339(java.time.Instant.now());
+        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id in ?3", scope.tenant(), scope.subject(), ids)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(rows -> {
+                    int marked = 0;
+                    for (TaskEntity row : rows) {
+                        com.google.protobuf.Struct metadata = ProtoJsonColumns.parseStruct(row.metadataJson);
+                        com.google.protobuf.Struct notes = metadata.getFieldsOrDefault(COPY_NOTES_KEY,
+                                com.google.protobuf.Value.getDefaultInstance()).getStructValue();
+                        if (!notes.containsFields("deletedAtSource")) {
+                            row.metadataJson = ProtoJsonColumns.printStruct(metadata.toBuilder().putFields(COPY_NOTES_KEY,
+                                    com.google.protobuf.Value.newBuilder().setStructValue(notes.toBuilder().putFields(
+                                            "deletedAtSource", com.google.protobuf.Value.newBuilder().setStringValue(now).build()))
+                                            .build()).build());
+                            row.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
+                            marked++;
+                        }
+                    }
+                    return marked;
+                });
     }
 
-    private Uni<Void> update(TaskEntity row, Task task) {
+    /** Where the service notes what it did to a copied task (a history gap, a task deleted at its source). */
+    public static final String COPY_NOTES_KEY = "a2aTasksMirror";
+
+    /** What {@link #upsert} changed: nothing at all for a copy equal to the stored task. */
+    public record Upserted(boolean created, boolean taskChanged, int messagesAdded, int artifactsWritten, boolean historyGap) {
+        public boolean changed() {
+            return created || taskChanged || messagesAdded > 0 || artifactsWritten > 0;
+        }
+    }
+
+    /**
+     * Makes the stored task match a copy of it from elsewhere (a mirrored agent), writing only what
+     * differs: status, context and metadata when they changed; messages not stored yet (by message
+     * id) appended in the copy's order; artifacts whose content changed rewritten, new ones
+     * appended. A copy equal to the stored task writes nothing and takes no row lock.
+     *
+     * <p>{@code historyLength} is the tail length the copy was fetched with (0: unknown). A full
+     * tail that shares no message with the stored history may have skipped messages between the
+     * two: the first new message then carries {@code {"a2aTasksMirror": {"historyGapBefore": true}}}
+     * in its metadata, so readers of the copy see the gap.
+     */
+    public Uni<Upserted> upsert(Caller owner, Task task, int historyLength) {
+        // First a plain read: a copy equal to the stored task (an idle sync's usual case) ends here.
+        return Panache.withSession(() -> isCurrent(owner, task)).chain(current -> current
+                ? Uni.createFrom().item(new Upserted(false, false, 0, 0, false))
+                : Panache.withTransaction(() -> statusTimestampsGiven()
+                        .chain(() -> findLocked(owner, task.getId()))
+                        .chain(row -> row == null
+                                ? insert(owner, task).replaceWith(
+                                        new Upserted(true, false, task.getHistoryCount(), task.getArtifactsCount(), false))
+                                : update(row, task, historyLength))));
+    }
+
+    /** Whether the stored task already equals the copy: same fields, every message and artifact present and equal. */
+    private static Uni<Boolean> isCurrent(Caller owner, Task task) {
+        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", owner.tenant(), owner.subject(), task.getId())
+                .firstResult()
+                .chain(row -> row == null || differs(row, task) ? Uni.createFrom().item(false)
+                        : newMessages(row, task).chain(fresh -> !fresh.isEmpty() ? Uni.createFrom().item(false)
+                                : artifactChanges(row, task).map(Map::isEmpty)));
+    }
+
+    private Uni<Upserted> update(TaskEntity row, Task task, int historyLength) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        row.contextId = task.getContextId();
-        row.metadataJson = ProtoJsonColumns.printStruct(task.getMetadata());
-        applyStatus(row, task.getStatus(), now);
-        List<String> messageIds = task.getHistoryList().stream().map(Message::getMessageId).toList();
-        Uni<List<MessageEntity>> known = messageIds.isEmpty() ? Uni.createFrom().item(List.of())
-                : MessageEntity.list("taskPk = ?1 and messageId in ?2", row.pk, messageIds);
-        return known.chain(stored -> {
-            Set<String> storedIds = stored.stream().map(m -> m.messageId).collect(Collectors.toSet());
+        boolean taskChanged = differs(row, task);
+        if (taskChanged) {
+            row.contextId = task.getContextId();
+            String metadata = ProtoJsonColumns.printStruct(task.getMetadata());
+            if (!ProtoJsonColumns.parseStruct(row.metadataJson).equals(task.getMetadata())) {
+                row.metadataJson = metadata;
+            }
+            TaskStatus status = task.getStatus();
+            if (!status.hasTimestamp() && sameStatus(row, status)) {
+                // A copy without a timestamp keeps the stored one rather than moving on every sync.
+                status = status.toBuilder().setTimestamp(Timestamps.toProto(row.statusTimestamp.toInstant())).build();
+            }
+            applyStatus(row, status, now);
+        }
+        boolean historyStored = row.nextSeq > 0;
+        return newMessages(row, task).chain(fresh -> {
+            boolean gap = historyLength > 0 && historyStored && !fresh.isEmpty()
+                    && fresh.size() == task.getHistoryCount() && task.getHistoryCount() >= historyLength;
             Uni<Void> chain = Uni.createFrom().voidItem();
-            for (Message message : task.getHistoryList()) {
-                if (storedIds.add(message.getMessageId())) {
-                    MessageEntity entity = toEntity(row.pk, row.nextSeq++, message, now);
-                    chain = chain.chain(() -> entity.persist()).replaceWithVoid();
+            for (int i = 0; i < fresh.size(); i++) {
+                Message message = i == 0 && gap ? withNote(fresh.get(i), "historyGapBefore", true) : fresh.get(i);
+                MessageEntity entity = toEntity(row.pk, row.nextSeq++, message, now);
+                chain = chain.chain(() -> entity.persist()).replaceWithVoid();
+            }
+            if (!fresh.isEmpty() || taskChanged) {
+                row.updatedAt = now;
+            }
+            return chain.chain(() -> writeArtifacts(row.pk, task))
+                    .map(artifacts -> new Upserted(false, taskChanged, fresh.size(), artifacts, gap));
+        });
+    }
+
+    /** The copy's messages the stored task does not have yet, in the copy's order. */
+    private static Uni<List<Message>> newMessages(TaskEntity row, Task task) {
+        if (task.getHistoryCount() == 0) {
+            return Uni.createFrom().item(List.of());
+        }
+        List<String> ids = task.getHistoryList().stream().map(Message::getMessageId).toList();
+        return MessageEntity.<MessageEntity>list("taskPk = ?1 and messageId in ?2", row.pk, ids).map(stored -> {
+            Set<String> known = stored.stream().map(m -> m.messageId).collect(Collectors.toSet());
+            return task.getHistoryList().stream().filter(m -> known.add(m.getMessageId())).toList();
+        });
+    }
+
+    /** Whether the copy's task-level fields (context, metadata, status) differ from the stored row. */
+    private static boolean differs(TaskEntity row, Task task) {
+        if (!row.contextId.equals(task.getContextId()) || !sameStatus(row, task.getStatus())
+                || !ProtoJsonColumns.parseStruct(row.metadataJson).equals(task.getMetadata())) {
+            return true;
+        }
+        if (!task.getStatus().hasTimestamp()) {
+            return false;
+        }
+        java.time.Instant given = Timestamps.fromProto(task.getStatus().getTimestamp()).orElse(null);
+        // The column keeps microseconds: a copy with nanoseconds is the same instant once rounded.
+        return given == null || Math.abs(java.time.Duration.between(row.statusTimestamp.toInstant(), given).toNanos()) >= 1000;
+    }
+
+    private static boolean sameStatus(TaskEntity row, TaskStatus status) {
+        Message stored = row.statusMessageJson == null ? null
+                : ProtoJsonColumns.parse(row.statusMessageJson, Message.newBuilder()).build();
+        return row.state.equals(status.getState().name())
+                && java.util.Objects.equals(stored, status.hasMessage() ? status.getMessage() : null);
+    }
+
+    /** The artifacts of the copy that are new or whose content differs from the stored one, by id. */
+    private static Uni<Map<String, ArtifactEntity>> artifactChanges(TaskEntity row, Task task) {
+        if (task.getArtifactsCount() == 0) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", row.pk).map(stored -> {
+            Map<String, ArtifactEntity> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, a -> a));
+            Map<String, ArtifactEntity> changed = new java.util.LinkedHashMap<>();
+            for (Artifact artifact : task.getArtifactsList()) {
+                ArtifactEntity current = byId.get(artifact.getArtifactId());
+                if (current == null || !stored(current).equals(artifact)) {
+                    changed.put(artifact.getArtifactId(), current);
                 }
             }
-            return chain;
-        }).chain(() -> task.getArtifactsCount() == 0 ? Uni.createFrom().voidItem() : replaceArtifacts(row.pk, task));
+            return changed;
+        });
     }
 
-    private Uni<Void> replaceArtifacts(long taskPk, Task task) {
+    /** Writes the artifacts {@link #artifactChanges} names; returns how many. */
+    private static Uni<Integer> writeArtifacts(long taskPk, Task task) {
         return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", taskPk).chain(stored -> {
             Map<String, ArtifactEntity> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, a -> a));
             int nextOrd = stored.stream().mapToInt(a -> a.ord + 1).max().orElse(0);
             Uni<Void> chain = Uni.createFrom().voidItem();
+            int written = 0;
             for (Artifact artifact : task.getArtifactsList()) {
                 ArtifactEntity current = byId.get(artifact.getArtifactId());
+                if (current != null && stored(current).equals(artifact)) {
+                    continue;
+                }
+                written++;
                 ArtifactEntity replacement = toEntity(taskPk, current != null ? current.ord : nextOrd++, artifact);
                 if (current != null) {
                     current.name = replacement.name;
@@ -90,8 +228,21 @@ public class TaskStore {
                     chain = chain.chain(() -> replacement.persist()).replaceWithVoid();
                 }
             }
-            return chain;
+            return chain.replaceWith(written);
         });
+    }
+
+    private static Artifact stored(ArtifactEntity a) {
+        return ProtoJsonColumns.artifact(a.artifactId, a.name, a.description, a.partsJson, a.metadataJson, a.extensionsJson);
+    }
+
+    /** The message with {@code a2aTasksMirror.<note>} set in its metadata. */
+    static Message withNote(Message message, String note, boolean value) {
+        com.google.protobuf.Struct.Builder notes = message.getMetadata()
+                .getFieldsOrDefault(COPY_NOTES_KEY, com.google.protobuf.Value.getDefaultInstance()).getStructValue().toBuilder()
+                .putFields(note, com.google.protobuf.Value.newBuilder().setBoolValue(value).build());
+        return message.toBuilder().setMetadata(message.getMetadata().toBuilder()
+                .putFields(COPY_NOTES_KEY, com.google.protobuf.Value.newBuilder().setStructValue(notes).build())).build();
     }
 
     private Uni<Long> insert(Caller owner, Task task) {
@@ -366,6 +517,16 @@ public class TaskStore {
                 .createNativeQuery("SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1)")
                 .setParameter(1, Long.toString(task.pk))
                 .getSingleResult())).replaceWithVoid();
+    }
+
+    /**
+     * Tells the commit-time re-stamp (migration V5) that this transaction writes status timestamps
+     * taken elsewhere (a copy's source, a caller), which must be kept as they are. Transaction-local.
+     */
+    private static Uni<Void> statusTimestampsGiven() {
+        return Panache.getSession().chain(session -> session
+                .createNativeQuery("SELECT set_config('a2a.status_ts', 'given', true)")
+                .getSingleResult()).replaceWithVoid();
     }
 
     /** A status becomes the row's state, sort key (its timestamp, or now) and status message. */

@@ -1,0 +1,65 @@
+package dev.a2atasks.binding.rest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jboss.resteasy.reactive.RestPath;
+
+import dev.a2atasks.error.A2AException;
+import dev.a2atasks.mirror.Mirror;
+import dev.a2atasks.mirror.MirrorJob;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * On-demand reconciliation of a configured mirror (README "Mirroring"): {@code POST
+ * /mirrors/{name}:reconcile}. Only the mirror's local owner (the tenant and subject its copies are
+ * stored under) may ask; for anyone else, as for a name that does not run here, the answer is the
+ * same invalid-params error, so mirror names cannot be probed.
+ */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public class MirrorsResource {
+
+    private final RestCalls calls;
+    private final MirrorJob mirrors;
+
+    MirrorsResource(RestCalls calls, MirrorJob mirrors) {
+        this.calls = calls;
+        this.mirrors = mirrors;
+    }
+
+    @POST
+    @Path("mirrors/{name}:reconcile")
+    public Uni<Map<String, Object>> reconcile(RoutingContext request, @RestPath String name) {
+        return calls.call(request, context -> {
+            boolean owner = mirrors.source(name).filter(s -> s.localOwner().equals(context.caller())).isPresent();
+            if (!owner) {
+                return Uni.createFrom().failure(A2AException.invalidParam("name", "no mirror of this name stores its copies"
+                        + " under the caller"));
+            }
+            // A whole walk of the source: blocking work, on a worker thread.
+            return Uni.createFrom().item(() -> mirrors.reconcileNow(name).map(MirrorsResource::json).orElseThrow())
+                    .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+        });
+    }
+
+    private static Map<String, Object> json(Mirror.SyncResult result) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("read", result.read());
+        json.put("created", result.created());
+        json.put("updated", result.updated());
+        json.put("unchanged", result.unchanged());
+        json.put("messagesAdded", result.messagesAdded());
+        json.put("gaps", result.gaps());
+        json.put("retired", result.retired());
+        json.put("mark", String.valueOf(result.toMark()));
+        json.put("durationMs", result.stats().duration().toMillis());
+        return json;
+    }
+}
