@@ -37,26 +37,36 @@ final class TransportFailures {
                 List.of(), failure);
     }
 
-    /** One line: the kind of failure, then the innermost message. */
+    /**
+     * One line: the kind of failure, then the message that says it. The whole cause chain is
+     * searched for each kind in turn, the most specific first: the JDK reports an unknown host as
+     * a ConnectException caused by an UnresolvedAddressException.
+     */
     static String describe(Throwable failure, boolean expectingTls) {
-        Throwable root = failure;
-        for (Throwable t : chain(failure)) {
-            root = t;
+        List<Throwable> chain = chain(failure);
+        for (Throwable t : chain) {
             if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
                 return "unknown host (DNS lookup failed): " + message(t);
             }
-            if (t instanceof ConnectException || t instanceof NoRouteToHostException
-                    || lower(t).contains("connection refused")) {
-                return "connection refused: " + message(t);
-            }
+        }
+        for (Throwable t : chain) {
             if (t instanceof SSLException || lower(t).contains("not an ssl/tls record")) {
                 return "TLS mismatch: " + (expectingTls ? "the client speaks TLS; is the server plaintext?"
                         : "the server speaks TLS; is the client configured for plaintext?") + " (" + message(t) + ")";
             }
+        }
+        for (Throwable t : chain) {
+            if (t instanceof ConnectException || t instanceof NoRouteToHostException
+                    || lower(t).contains("connection refused")) {
+                return "connection refused: " + message(t);
+            }
+        }
+        for (Throwable t : chain) {
             if (t instanceof HttpTimeoutException || t instanceof SocketTimeoutException) {
                 return "timed out: " + message(t);
             }
         }
+        Throwable root = chain.get(chain.size() - 1);
         String text = lower(root);
         if (!expectingTls && (text.contains("header parser received no bytes") || text.contains("connection reset")
                 || text.contains("first received frame was not settings"))) {
@@ -79,6 +89,7 @@ final class TransportFailures {
     }
 
     private static String message(Throwable t) {
-        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : " " + t.getMessage());
+        String text = t.getMessage() == null ? "" : " " + t.getMessage();
+        return t.getClass().getSimpleName() + (text.length() > 120 ? text.substring(0, 120) + "..." : text);
     }
 }

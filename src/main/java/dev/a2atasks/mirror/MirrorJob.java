@@ -50,6 +50,8 @@ public class MirrorJob {
         Integer refusedToken; // fingerprint of the token the source refused; null when none was
         long refusedAtNanos;
         long nextReconcileNanos;
+        volatile long attempts;
+        volatile String lastFailure;
 
         State(MirrorSource source, Duration interval) {
             this.source = source;
@@ -95,6 +97,17 @@ public class MirrorJob {
         }
     }
 
+    /**
+     * How a source's job stands: syncs attempted since start-up (each call to the source counts;
+     * waiting out refused credentials does not), failures in a row, and the last failure's message.
+     */
+    public record SourceStatus(long attempts, int consecutiveFailures, String lastFailure) {
+    }
+
+    public Optional<SourceStatus> status(String name) {
+        return Optional.ofNullable(states.get(name)).map(s -> new SourceStatus(s.attempts, s.failures, s.lastFailure));
+    }
+
     /** The configured source of this name, if it runs here. */
     public Optional<MirrorSource> source(String name) {
         return Optional.ofNullable(states.get(name)).map(s -> s.source);
@@ -117,13 +130,16 @@ public class MirrorJob {
     private Duration runOnce(State state) {
         MirrorSource source = state.source;
         Duration next = state.interval;
+        Integer token = null; // the fingerprint of the token this attempt presents, taken before it does
         try {
-            if (state.refusedToken != null && state.refusedToken == source.token().fingerprint()
+            token = source.token().fingerprint();
+            if (state.refusedToken != null && state.refusedToken.intValue() == token
                     && System.nanoTime() - state.refusedAtNanos < source.maxBackoff().toNanos()) {
                 // Still the refused token: look again at the next interval, try again after max-backoff.
                 return state.interval;
             } else {
                 boolean reconcile = !source.reconcileInterval().isZero() && System.nanoTime() - state.nextReconcileNanos >= 0;
+                state.attempts++;
                 if (reconcile) {
                     mirror.reconcile(source);
                     state.nextReconcileNanos = System.nanoTime() + reconcileNanos(source);
@@ -142,10 +158,11 @@ public class MirrorJob {
                 return next;
             }
             state.failures++;
+            state.lastFailure = e.getMessage();
             next = backoff(state);
             if (e instanceof ListingException listing) {
                 if (listing.isCredentialError()) {
-                    state.refusedToken = source.token().fingerprint();
+                    state.refusedToken = token;
                     state.refusedAtNanos = System.nanoTime();
                     next = state.interval; // only to look at the token again; the attempt waits (see above)
                     LOG.warnf("Mirror %s: credentials refused (%s); next attempt when the token changes or in %s",

@@ -27,6 +27,7 @@ class AgentCardTest {
                 .body("supportedInterfaces.protocolVersion", contains("1.0", "1.0", "1.0"))
                 .body("capabilities.streaming", equalTo(true))
                 .body("capabilities.pushNotifications", equalTo(false))
+                .body("capabilities.extensions[0].uri", equalTo("https://a2a-tasks.dev/extensions/catch-up/v1"))
                 .body("defaultOutputModes", contains("text/plain"))
                 .body("securitySchemes.bearer.httpAuthSecurityScheme.scheme", equalTo("Bearer"))
                 .body("securitySchemes.bearer.httpAuthSecurityScheme.bearerFormat", equalTo("JWT"))
@@ -36,6 +37,11 @@ class AgentCardTest {
         AgentCard.Builder card = AgentCard.newBuilder();
         JsonFormat.parser().merge(body, card); // strict ProtoJSON of lf.a2a.v1.AgentCard
         assertEquals("a2a-tasks", card.getName());
+        // The catch-up extension, optional, with the default skew and the commit-lag bound (README "Commit lag").
+        assertEquals(java.util.Optional.of(java.time.Duration.ofSeconds(2)), dev.a2atasks.client.CatchUpHint.skew(card.build()));
+        assertEquals(500.0, card.getCapabilities().getExtensions(0).getParams()
+                .getFieldsOrThrow(dev.a2atasks.client.CatchUpHint.COMMIT_LAG_BOUND_MILLIS).getNumberValue());
+        assertEquals(false, card.getCapabilities().getExtensions(0).getRequired());
     }
 
     @Test

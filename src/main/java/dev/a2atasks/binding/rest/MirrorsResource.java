@@ -5,12 +5,12 @@ import java.util.Map;
 
 import org.jboss.resteasy.reactive.RestPath;
 
+import dev.a2atasks.auth.CallerResolver;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.mirror.Mirror;
 import dev.a2atasks.mirror.MirrorJob;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -26,19 +26,20 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public class MirrorsResource {
 
-    private final RestCalls calls;
+    private final CallerResolver callers;
     private final MirrorJob mirrors;
 
-    MirrorsResource(RestCalls calls, MirrorJob mirrors) {
-        this.calls = calls;
+    MirrorsResource(CallerResolver callers, MirrorJob mirrors) {
+        this.callers = callers;
         this.mirrors = mirrors;
     }
 
     @POST
     @Path("mirrors/{name}:reconcile")
-    public Uni<Map<String, Object>> reconcile(RoutingContext request, @RestPath String name) {
-        return calls.call(request, context -> {
-            boolean owner = mirrors.source(name).filter(s -> s.localOwner().equals(context.caller())).isPresent();
+    public Uni<Map<String, Object>> reconcile(@RestPath String name) {
+        // An operator's call, not an A2A one: a bearer token is needed, the A2A-Version header is not.
+        return callers.current().chain(caller -> {
+            boolean owner = mirrors.source(name).filter(s -> s.localOwner().equals(caller)).isPresent();
             if (!owner) {
                 return Uni.createFrom().failure(A2AException.invalidParam("name", "no mirror of this name stores its copies"
                         + " under the caller"));

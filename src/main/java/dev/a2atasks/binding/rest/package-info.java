@@ -1,6 +1,6 @@
 /**
  * The HTTP+JSON binding (spec §11): one route per operation and form (plain and tenant-prefixed),
  * each calling the port once, and its error mapper. May use: binding.json, protocol, task
- * params, error, and mirror (for the on-demand reconciliation route only); not the other bindings.
+ * params, error, and mirror and auth (for the operator's on-demand reconciliation route only); not the other bindings.
  */
 package dev.a2atasks.binding.rest;
