@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,8 +17,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +29,7 @@ import org.junit.jupiter.api.TestInstance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.a2atasks.support.PackagedServer;
 import dev.a2atasks.support.Tokens;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
@@ -50,16 +48,11 @@ class TwoReplicasIT {
     private static final Duration POLL = Duration.ofSeconds(60);
 
     private EmbeddedPostgres database;
-    private Replica a;
-    private Replica b;
+    private PackagedServer a;
+    private PackagedServer b;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final String bearer = Tokens.validOutsideQuarkus("TwoReplicasIT", "alice");
 
-    record Replica(String name, int port, Process process, Path log) {
-        String url(String path) {
-            return "http://127.0.0.1:" + port + path;
-        }
-    }
 
     @BeforeAll
     void startDatabaseAndTwoReplicas() throws Exception {
@@ -70,11 +63,9 @@ class TwoReplicasIT {
 
     @AfterAll
     void stop() throws Exception {
-        for (Replica replica : new Replica[] { a, b }) {
-            if (replica != null && replica.process().isAlive()) {
-                replica.process().destroy();
-                replica.process().waitFor(20, TimeUnit.SECONDS);
-                replica.process().destroyForcibly();
+        for (PackagedServer replica : new PackagedServer[] { a, b }) {
+            if (replica != null) {
+                replica.close();
             }
         }
         if (database != null) {
@@ -104,7 +95,7 @@ class TwoReplicasIT {
 
     @Test
     void killingTheReplicaThatRunsAnAgentEndsTheTaskFailedWithinTheLease() throws Exception {
-        Replica victim = start("victim");
+        PackagedServer victim = start("victim");
         String id = send(victim, "a long piece of work", true).at("/task/id").asText();
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (!state(a, id).equals("TASK_STATE_WORKING")) {
@@ -132,56 +123,21 @@ class TwoReplicasIT {
 
     // ---- helpers -------------------------------------------------------------------------------
 
-    private Replica start(String name) throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        Path log = Files.createTempFile("a2a-replica-" + name + "-", ".log");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
-                "-jar", Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        Map<String, String> env = new HashMap<>();
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + database.getPort() + "/postgres");
-        env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
-        env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
-        env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", Path.of("src/test/resources/keys/publicKey.pem").toAbsolutePath().toString());
-        env.put("MP_JWT_VERIFY_ISSUER", Tokens.ISSUER);
-        env.put("A2A_AUTH_TENANT_CLAIM", "tenant");
-        env.put("A2A_PAGE_TOKEN_KEYS_IT", Base64.getEncoder().encodeToString(new byte[32]));
-        env.put("A2A_PAGE_TOKEN_CURRENT_KEY_ID", "it");
-        env.put("A2A_INSTANCE_ID", "replica-" + name);
-        env.put("A2A_DEMO_AGENT_STEP_DELAY", "300ms");
-        env.put("A2A_AGENT_LEASE", LEASE.toSeconds() + "s");
-        env.put("A2A_AGENT_LEASE_SWEEP_INTERVAL", SWEEP.toSeconds() + "s");
-        // Streams re-read on their own only every minute: whatever reaches a subscriber sooner was woken by a NOTIFY.
-        env.put("A2A_STREAM_POLL_INTERVAL", POLL.toSeconds() + "s");
-        builder.environment().putAll(env);
-        Process process = builder.start();
-        Replica replica = new Replica(name, port, process, log);
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (true) {
-            assertTrue(process.isAlive(), "replica " + name + " exited during start-up:\n" + Files.readString(log));
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(replica.url("/.well-known/agent-card.json"))).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return replica;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            assertTrue(System.nanoTime() < deadline, "replica " + name + " did not start:\n" + Files.readString(log));
-            Thread.sleep(50);
-        }
+    private PackagedServer start(String name) throws Exception {
+        return PackagedServer.start("replica-" + name, database, Map.of(
+                "A2A_DEMO_AGENT_STEP_DELAY", "300ms",
+                "A2A_AGENT_LEASE", LEASE.toSeconds() + "s",
+                "A2A_AGENT_LEASE_SWEEP_INTERVAL", SWEEP.toSeconds() + "s",
+                // Streams re-read on their own only every minute: whatever reaches a subscriber sooner was woken by a NOTIFY.
+                "A2A_STREAM_POLL_INTERVAL", POLL.toSeconds() + "s"));
     }
 
-    private HttpRequest.Builder request(Replica replica, String path) {
+    private HttpRequest.Builder request(PackagedServer replica, String path) {
         return HttpRequest.newBuilder(URI.create(replica.url(path))).header("Authorization", "Bearer " + bearer)
                 .header("A2A-Version", "1.0").timeout(Duration.ofSeconds(30));
     }
 
-    private JsonNode send(Replica replica, String text, boolean returnImmediately) throws Exception {
+    private JsonNode send(PackagedServer replica, String text, boolean returnImmediately) throws Exception {
         String body = "{\"message\":{\"messageId\":\"" + java.util.UUID.randomUUID() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\""
                 + text + "\"}]},\"configuration\":{\"returnImmediately\":" + returnImmediately + "}}";
         HttpResponse<String> response = http.send(request(replica, "/message:send").header("Content-Type", "application/json")
@@ -190,17 +146,17 @@ class TwoReplicasIT {
         return JSON.readTree(response.body());
     }
 
-    private JsonNode get(Replica replica, String path) throws Exception {
+    private JsonNode get(PackagedServer replica, String path) throws Exception {
         HttpResponse<String> response = http.send(request(replica, path).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return JSON.readTree(response.body());
     }
 
-    private String state(Replica replica, String id) throws Exception {
+    private String state(PackagedServer replica, String id) throws Exception {
         return get(replica, "/tasks/" + id + "?historyLength=0").at("/status/state").asText();
     }
 
-    private List<JsonNode> subscribe(Replica replica, String id) throws Exception {
+    private List<JsonNode> subscribe(PackagedServer replica, String id) throws Exception {
         HttpResponse<java.util.stream.Stream<String>> response = http.send(request(replica, "/tasks/" + id + ":subscribe")
                 .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines());
         assertEquals(200, response.statusCode());

@@ -17,7 +17,8 @@ import jakarta.enterprise.event.Observes;
 
 /**
  * The HTTP layer's filter and refusals. The filter records each request's A2A service parameters
- * once ({@link HttpServiceParameters}) and routes a custom method whose colon is escaped. The
+ * once ({@link HttpServiceParameters}), serves the routes under the configured path prefix too, and
+ * routes a custom method whose colon is escaped. The
  * refusals are those the HTTP layer makes before any binding runs, in the binding's error shape:
  * an unknown path, a method a path does not take, a URL with a bad percent-escape, a body, URL or
  * header block over the limits. Without this they leave with the framework's empty bodies.
@@ -35,12 +36,28 @@ public class HttpRefusals {
     private final HttpLimitsConfig limits;
     private final Failures failures;
     private final long maxBodyBytes;
+    private final String pathPrefix; // null: none
 
     HttpRefusals(HttpLimitsConfig limits, Failures failures,
-            @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBody) {
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBody,
+            @ConfigProperty(name = "a2a.http.path-prefix") Optional<String> pathPrefix) {
         this.limits = limits;
         this.failures = failures;
         this.maxBodyBytes = maxBody.map(MemorySize::asLongValue).orElse(Long.MAX_VALUE);
+        this.pathPrefix = pathPrefix.map(HttpRefusals::checkedPrefix).orElse(null);
+    }
+
+    /**
+     * A path prefix the HTTP+JSON and JSON-RPC bindings are also served under ({@code /a2a/v1}):
+     * a run-time setting, unlike {@code quarkus.http.root-path}, so one image serves behind any
+     * gateway path. Plain segments only, so that it can never be mistaken for an escape.
+     */
+    private static String checkedPrefix(String prefix) {
+        if (!prefix.matches("(/[A-Za-z0-9._~-]+)+")) {
+            throw new IllegalArgumentException("a2a.http.path-prefix must be like /a2a/v1 (segments of letters, digits,"
+                    + " '.', '_', '~', '-'; no trailing slash), not '" + prefix + "'");
+        }
+        return prefix;
     }
 
     void register(@Observes Router router) {
@@ -84,6 +101,14 @@ public class HttpRefusals {
             return;
         }
         String path = request.path();
+        if (pathPrefix != null && path.startsWith(pathPrefix)
+                && (path.length() == pathPrefix.length() || path.charAt(pathPrefix.length()) == '/')) {
+            // "/a2a/v1/tasks" is "/tasks" here: the prefix is where a gateway (or the card's URL) puts this
+            // service, and it wins over a tenant of the same name ("/v1/tasks" is not tenant v1's list).
+            String rest = path.substring(pathPrefix.length());
+            context.reroute(request.method(), (rest.isEmpty() ? "/" : rest) + (q < 0 ? "" : uri.substring(q)));
+            return;
+        }
         int escapedColon = path.lastIndexOf('/') < 0 ? -1 : indexOfEscapedColon(path);
         if (escapedColon >= 0) {
             // "/tasks/x%3Acancel" is the custom method ":cancel" with its colon escaped, as some clients send it.
