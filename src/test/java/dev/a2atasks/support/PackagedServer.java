@@ -6,8 +6,10 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -16,7 +18,9 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 /**
  * The packaged application ({@code target/quarkus-app}) started as a child process on a free
  * loopback port, against a given PostgreSQL, with the test keys: what the ITs run real second
- * processes with. {@code env} adds or overrides settings (environment variable form).
+ * processes with. {@code settings} adds or overrides configuration: a key with a dot is passed as a
+ * system property ({@code a2a.mirror.x.endpoint}), any other as an environment variable; "{port}"
+ * in a value is the server's own port.
  */
 public record PackagedServer(String name, int port, Process process, Path log) implements AutoCloseable {
 
@@ -25,28 +29,38 @@ public record PackagedServer(String name, int port, Process process, Path log) i
     }
 
     /** Returns once the server has said it listens (Quarkus logs "Listening on" when every route is in place). */
-    public static PackagedServer start(String name, EmbeddedPostgres database, Map<String, String> env) throws Exception {
+    public static PackagedServer start(String name, EmbeddedPostgres database, Map<String, String> settings) throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
         Path log = Files.createTempFile("a2a-" + name + "-", ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
-                "-jar", Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        Map<String, String> settings = new HashMap<>();
-        settings.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + database.getPort() + "/postgres");
-        settings.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
-        settings.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
-        settings.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", Path.of("src/test/resources/keys/publicKey.pem").toAbsolutePath().toString());
-        settings.put("MP_JWT_VERIFY_ISSUER", Tokens.ISSUER);
-        settings.put("A2A_AUTH_TENANT_CLAIM", "tenant");
-        settings.put("A2A_PAGE_TOKEN_KEYS_IT", Base64.getEncoder().encodeToString(new byte[32]));
-        settings.put("A2A_PAGE_TOKEN_CURRENT_KEY_ID", "it");
-        settings.put("A2A_INSTANCE_ID", name);
-        settings.putAll(env);
-        builder.environment().putAll(settings);
+        List<String> command = new ArrayList<>(List.of(java, "-Dquarkus.http.port=" + port,
+                "-Dquarkus.http.host=127.0.0.1"));
+        Map<String, String> env = new HashMap<>();
+        for (var setting : settings.entrySet()) {
+            String value = setting.getValue().replace("{port}", Integer.toString(port));
+            if (setting.getKey().contains(".")) {
+                command.add("-D" + setting.getKey() + "=" + value);
+            } else {
+                env.put(setting.getKey(), value);
+            }
+        }
+        command.addAll(List.of("-jar", Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> defaults = new HashMap<>();
+        defaults.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + database.getPort() + "/postgres");
+        defaults.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
+        defaults.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+        defaults.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", Path.of("src/test/resources/keys/publicKey.pem").toAbsolutePath().toString());
+        defaults.put("MP_JWT_VERIFY_ISSUER", Tokens.ISSUER);
+        defaults.put("A2A_AUTH_TENANT_CLAIM", "tenant");
+        defaults.put("A2A_PAGE_TOKEN_KEYS_IT", Base64.getEncoder().encodeToString(new byte[32]));
+        defaults.put("A2A_PAGE_TOKEN_CURRENT_KEY_ID", "it");
+        defaults.put("A2A_INSTANCE_ID", name);
+        defaults.putAll(env);
+        builder.environment().putAll(defaults);
         Process process = builder.start();
         PackagedServer server = new PackagedServer(name, port, process, log);
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
