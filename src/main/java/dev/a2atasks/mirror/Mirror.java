@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -41,6 +43,13 @@ public class Mirror {
 
     private static final Logger LOG = Logger.getLogger(Mirror.class);
     private static final int RETIRE_BATCH = 500;
+    /** How long a source's published skew is reused before its card is read again (the card's own max-age is 5 min). */
+    private static final Duration PUBLISHED_SKEW_TTL = Duration.ofMinutes(5);
+
+    private record Published(Duration skew, long readAtNanos) {
+    }
+
+    private final Map<String, Published> publishedSkews = new ConcurrentHashMap<>();
 
     private final MirrorMarks marks;
     private final TaskStore store;
@@ -90,7 +99,7 @@ public class Mirror {
         TaskWalker.PassResult result;
         Duration skew;
         try (TaskListing listing = source.open()) {
-            skew = source.skew().orElseGet(() -> listing.publishedSkew().orElse(TaskWalker.DEFAULT_SKEW));
+            skew = source.skew().orElseGet(() -> publishedSkew(source, listing));
             TaskWalker walker = new TaskWalker(listing, skew, 0, WalkListener.NONE);
             if (mark != null && !reconcile) {
                 filter = filter.withStatusTimestampAfter(mark.minus(skew));
@@ -119,6 +128,16 @@ public class Mirror {
         return sync;
     }
 
+    /** The source's published skew (else the default), read from its card at most every five minutes. */
+    private Duration publishedSkew(MirrorSource source, TaskListing listing) {
+        Published known = publishedSkews.get(source.name());
+        if (known == null || System.nanoTime() - known.readAtNanos() > PUBLISHED_SKEW_TTL.toNanos()) {
+            known = new Published(listing.publishedSkew().orElse(TaskWalker.DEFAULT_SKEW), System.nanoTime());
+            publishedSkews.put(source.name(), known);
+        }
+        return known.skew();
+    }
+
     private void copy(MirrorSource source, ListTasksResponse page, Counts counts, Set<String> seen) {
         counts.pages++;
         page.getTasksList().forEach(task -> copy(source, task, counts, seen));
@@ -144,8 +163,20 @@ public class Mirror {
         }
     }
 
-    /** Retires, in batches, the local copies the reconciliation walk did not see. */
+    /**
+     * Retires, in batches, the local copies the reconciliation walk did not see. A source that lists
+     * nothing at all retires nothing: far likelier a token now scoped to someone else than a source
+     * whose every task was deleted, and a mirror must not empty itself on a configuration slip.
+     */
     private int retireGone(MirrorSource source, Set<String> seen) {
+        if (seen.isEmpty()) {
+            List<String> copies = await(() -> reads.idsAfter(source.localOwner(), "", 1));
+            if (!copies.isEmpty()) {
+                LOG.warnf("Mirror %s: the source listed no task at all; its copies are kept (a token for another"
+                        + " caller?). Delete them by hand if the source really is empty.", source.name());
+            }
+            return 0;
+        }
         int retired = 0;
         String after = "";
         List<String> page;

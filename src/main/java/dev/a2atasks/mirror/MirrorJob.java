@@ -46,7 +46,7 @@ public class MirrorJob {
     private static final class State {
         final MirrorSource source;
         final Duration interval;
-        int failures;
+        volatile int failures; // read by status() from other threads
         Integer refusedToken; // fingerprint of the token the source refused; null when none was
         long refusedAtNanos;
         long nextReconcileNanos;

@@ -157,6 +157,12 @@ class MirrorCopiesTest extends BindingTest {
         String versions = rowVersions(marking);
         assertEquals(0, mirror.reconcile(marks).retired(), "marked once");
         assertEquals(versions, rowVersions(marking), "a second reconciliation writes nothing");
+
+        // A token now scoped to someone else lists nothing: the copies are kept, not all retired.
+        String empty = freshTenant("gone-nobody", api("GRPC"));
+        MirrorSource wrongToken = source(deletes.name(), "http", empty, deleting, 2);
+        assertEquals(0, mirror.reconcile(wrongToken).retired());
+        assertEquals(27, api("GRPC").list(Tokens.valid(deleting, "copies"), Map.of()).getTotalSize());
     }
 
     private void append(Caller owner, String taskId, String messageId) throws Throwable {

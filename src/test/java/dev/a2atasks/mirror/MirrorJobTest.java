@@ -106,7 +106,7 @@ class MirrorJobTest extends BindingTest {
             // change is noticed at the next interval and tried once, then nothing for 3 s (15 intervals).
             await(() -> job.status("refused").orElseThrow().consecutiveFailures(), 1);
             long before = job.status("refused").orElseThrow().attempts();
-            Files.writeString(TOKEN_FILE, "still-not-a-token");
+            replaceToken("still-not-a-token");
             LockSupport.parkNanos(Duration.ofSeconds(3).toNanos());
             MirrorJob.SourceStatus status = job.status("refused").orElseThrow();
             assertEquals(before + 1, status.attempts(), "a changed token is tried at once, a refused one not every interval");
@@ -114,10 +114,23 @@ class MirrorJobTest extends BindingTest {
                     status.lastFailure());
             assertEquals(0, copies());
 
-            Files.writeString(TOKEN_FILE, Tokens.valid("", "token-owner"));
+            replaceToken(Tokens.valid("", "token-owner"));
             assertEquals(5, await(this::copies, 5), "a new token in the file is used at the next interval");
+            // The job notes its recovery just after the sync's rows are committed: wait for it.
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (job.status("refused").orElseThrow().consecutiveFailures() != 0 && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+            }
             assertEquals(0, job.status("refused").orElseThrow().consecutiveFailures());
         }
+    }
+
+    /** As a secret store rotates a mounted file: whole, by rename, never half-written. */
+    private static void replaceToken(String token) throws IOException {
+        Path next = TOKEN_FILE.resolveSibling(TOKEN_FILE.getFileName() + ".next");
+        Files.writeString(next, token);
+        Files.move(next, TOKEN_FILE, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     private int copies() {

@@ -124,9 +124,8 @@ public class TaskStore {
         boolean taskChanged = differs(row, task);
         if (taskChanged) {
             row.contextId = task.getContextId();
-            String metadata = ProtoJsonColumns.printStruct(task.getMetadata());
             if (!ProtoJsonColumns.parseStruct(row.metadataJson).equals(task.getMetadata())) {
-                row.metadataJson = metadata;
+                row.metadataJson = ProtoJsonColumns.printStruct(task.getMetadata());
             }
             TaskStatus status = task.getStatus();
             if (!status.hasTimestamp() && sameStatus(row, status)) {
