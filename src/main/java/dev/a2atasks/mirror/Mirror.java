@@ -50,6 +50,22 @@ public class Mirror {
     }
 
     private final Map<String, Published> publishedSkews = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
+
+    /** A sync ended early because the service is stopping; it resumes from the persisted mark. */
+    public static final class Stopped extends RuntimeException {
+        Stopped() {
+            super("the service is stopping", null, false, false);
+        }
+    }
+
+    /**
+     * Ends syncs in flight after the task they are copying: never in the middle of a write, whose
+     * transaction would otherwise be cut off by the closing connection pool.
+     */
+    void stop() {
+        stopping = true;
+    }
 
     private final MirrorMarks marks;
     private final TaskStore store;
@@ -144,6 +160,9 @@ public class Mirror {
     }
 
     private void copy(MirrorSource source, Task task, Counts counts, Set<String> seen) {
+        if (stopping) {
+            throw new Stopped();
+        }
         TaskStore.Upserted upserted = await(() -> store.upsert(source.localOwner(), task, source.historyLength()));
         counts.read++;
         if (seen != null) {

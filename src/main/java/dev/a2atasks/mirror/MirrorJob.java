@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -64,11 +64,13 @@ public class MirrorJob {
         if (enabled.isEmpty()) {
             return;
         }
-        scheduler = Executors.newScheduledThreadPool(Math.min(enabled.size(), 4), runnable -> {
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(Math.min(enabled.size(), 4), runnable -> {
             Thread thread = new Thread(runnable, "a2a-mirror");
             thread.setDaemon(true);
             return thread;
         });
+        pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // at shutdown only a sync in flight is waited for
+        scheduler = pool;
         for (var entry : enabled) {
             MirrorSource source = MirrorSource.of(entry.getKey(), entry.getValue()); // bad settings fail start-up here
             State state = new State(source, entry.getValue().interval());
@@ -202,12 +204,16 @@ public class MirrorJob {
 
     void stop(@Observes ShutdownEvent event) {
         stopping = true;
+        mirror.stop(); // a sync in flight ends after its current write, not in the middle of it
         if (scheduler != null) {
-            scheduler.shutdownNow();
+            scheduler.shutdown();
             try {
-                // Let a sync in flight notice before the datasource closes under it.
-                scheduler.awaitTermination(5, TimeUnit.SECONDS);
+                // Wait for that write before the datasource closes; interrupt only what still hangs then.
+                if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
+                    scheduler.shutdownNow();
+                }
             } catch (InterruptedException e) {
+                scheduler.shutdownNow();
                 Thread.currentThread().interrupt();
             }
         }
