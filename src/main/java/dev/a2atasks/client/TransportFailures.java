@@ -25,13 +25,11 @@ final class TransportFailures {
     static ListingException of(String endpoint, Throwable failure, boolean expectingTls) {
         boolean timeout = false;
         for (Throwable t : chain(failure)) {
-            if (t instanceof HttpTimeoutException || t instanceof SocketTimeoutException) {
-                timeout = !(t instanceof HttpConnectTimeoutException);
-                if (t instanceof HttpConnectTimeoutException) {
-                    return new ListingException(endpoint, "UNAVAILABLE", "connect timed out (" + t.getMessage() + ")",
-                            List.of(), failure);
-                }
+            if (t instanceof HttpConnectTimeoutException) { // no connection within the timeout: unreachable
+                return new ListingException(endpoint, "UNAVAILABLE", "connect timed out (" + t.getMessage() + ")", List.of(),
+                        failure);
             }
+            timeout |= t instanceof HttpTimeoutException || t instanceof SocketTimeoutException;
         }
         return new ListingException(endpoint, timeout ? "DEADLINE_EXCEEDED" : "UNAVAILABLE", describe(failure, expectingTls),
                 List.of(), failure);

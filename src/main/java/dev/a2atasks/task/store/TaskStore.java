@@ -116,7 +116,7 @@ public class TaskStore {
                 .firstResult()
                 .chain(row -> row == null || differs(row, task) ? Uni.createFrom().item(false)
                         : newMessages(row, task).chain(fresh -> !fresh.isEmpty() ? Uni.createFrom().item(false)
-                                : artifactChanges(row, task).map(Map::isEmpty)));
+                                : artifactsCurrent(row, task)));
     }
 
     private Uni<Upserted> update(TaskEntity row, Task task, int historyLength) {
@@ -185,25 +185,18 @@ public class TaskStore {
                 && java.util.Objects.equals(stored, status.hasMessage() ? status.getMessage() : null);
     }
 
-    /** The artifacts of the copy that are new or whose content differs from the stored one, by id. */
-    private static Uni<Map<String, ArtifactEntity>> artifactChanges(TaskEntity row, Task task) {
+    /** Whether every artifact of the copy is stored, with the same content. */
+    private static Uni<Boolean> artifactsCurrent(TaskEntity row, Task task) {
         if (task.getArtifactsCount() == 0) {
-            return Uni.createFrom().item(Map.of());
+            return Uni.createFrom().item(true);
         }
         return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", row.pk).map(stored -> {
-            Map<String, ArtifactEntity> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, a -> a));
-            Map<String, ArtifactEntity> changed = new java.util.LinkedHashMap<>();
-            for (Artifact artifact : task.getArtifactsList()) {
-                ArtifactEntity current = byId.get(artifact.getArtifactId());
-                if (current == null || !stored(current).equals(artifact)) {
-                    changed.put(artifact.getArtifactId(), current);
-                }
-            }
-            return changed;
+            Map<String, Artifact> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, TaskStore::stored));
+            return task.getArtifactsList().stream().allMatch(a -> a.equals(byId.get(a.getArtifactId())));
         });
     }
 
-    /** Writes the artifacts {@link #artifactChanges} names; returns how many. */
+    /** Writes the copy's artifacts that are new or differ from the stored ones; returns how many. */
     private static Uni<Integer> writeArtifacts(long taskPk, Task task) {
         return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", taskPk).chain(stored -> {
             Map<String, ArtifactEntity> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, a -> a));
