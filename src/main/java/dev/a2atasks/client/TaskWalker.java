@@ -100,8 +100,10 @@ public final class TaskWalker {
         long started = System.nanoTime();
         Counters counters = new Counters();
         Pass pass = walk(filter, WalkListener.Pass.MAIN, null, counters, consumer);
-        return new PassResult(new WalkStats(counters.pages, counters.rows, 0, 0, counters.tokenErrors,
-                Duration.ofNanos(System.nanoTime() - started)), pass.newest);
+        WalkStats stats = new WalkStats(counters.pages, counters.rows, 0, 0, counters.tokenErrors,
+                Duration.ofNanos(System.nanoTime() - started));
+        WalkMetrics.record(stats);
+        return new PassResult(stats, pass.newest);
     }
 
     /** What {@link #walk(ListFilter, java.util.function.Consumer)} did. */
@@ -133,6 +135,7 @@ public final class TaskWalker {
         WalkStats stats = new WalkStats(counters.pages, counters.rows, counters.catchUpRows, rounds, counters.tokenErrors,
                 Duration.ofNanos(System.nanoTime() - started));
         LOG.log(Level.INFO, "ListTasks walk: {0}", stats);
+        WalkMetrics.record(stats);
         return new WalkResult(seen, stats);
     }
 

@@ -15,7 +15,7 @@ public abstract sealed class A2AException extends RuntimeException
         permits A2AException.InvalidParams, A2AException.TaskNotFound, A2AException.UnsupportedOperation,
         A2AException.TaskNotCancelable, A2AException.ContentTypeNotSupported, A2AException.PushNotificationNotSupported,
         A2AException.VersionNotSupported, A2AException.Unauthenticated, A2AException.Unavailable,
-        A2AException.Internal, A2AException.Rejected {
+        A2AException.RateLimited, A2AException.Internal, A2AException.Rejected {
 
     private final ErrorKind kind;
 
@@ -229,6 +229,33 @@ public abstract sealed class A2AException extends RuntimeException
                 default -> new Rejected(ErrorKind.MALFORMED_REQUEST,
                         "The request could not be read: its URL has a bad percent-escape or a character URLs may not carry");
             };
+        }
+    }
+
+    /**
+     * The caller spent its allowance for one class of requests (ListTasks walk starts, pages,
+     * GetTask, writes, ...). Nothing was done; the same request will pass after {@link #retryAfter()}.
+     * The limit is per caller: other callers are not affected.
+     */
+    public static final class RateLimited extends A2AException {
+        private final String limit;
+        private final Duration retryAfter;
+
+        public RateLimited(String limit, Duration retryAfter) {
+            super(ErrorKind.RATE_LIMITED, "Too many requests of class '" + limit + "' from this caller; retry after "
+                    + retryAfter.toMillis() + " ms");
+            this.limit = limit;
+            this.retryAfter = retryAfter;
+        }
+
+        @Override
+        public Optional<Duration> retryAfter() {
+            return Optional.of(retryAfter);
+        }
+
+        @Override
+        public Map<String, String> metadata() {
+            return Map.of("limit", limit, "retryAfterMillis", Long.toString(retryAfter.toMillis()));
         }
     }
 

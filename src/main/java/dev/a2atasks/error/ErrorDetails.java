@@ -45,9 +45,19 @@ public final class ErrorDetails {
             }
             details.add(Any.pack(badRequest.build()));
         }
+        // The delay as exact as the limiter knows it (to the millisecond); HTTP's Retry-After
+        // header, which only takes whole seconds, rounds it up.
         error.retryAfter().ifPresent(delay -> details.add(Any.pack(RetryInfo.newBuilder()
-                .setRetryDelay(com.google.protobuf.Duration.newBuilder().setSeconds(A2AException.Unavailable.seconds(delay)))
+                .setRetryDelay(retryDelay(error, delay))
                 .build())));
         return details;
+    }
+
+    private static com.google.protobuf.Duration retryDelay(A2AException error, java.time.Duration delay) {
+        if (error instanceof A2AException.Unavailable) {
+            return com.google.protobuf.Duration.newBuilder().setSeconds(A2AException.Unavailable.seconds(delay)).build();
+        }
+        long millis = Math.max(1, delay.toMillis());
+        return com.google.protobuf.Duration.newBuilder().setSeconds(millis / 1000).setNanos((int) (millis % 1000) * 1_000_000).build();
     }
 }

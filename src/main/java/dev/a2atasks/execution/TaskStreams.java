@@ -22,6 +22,7 @@ import dev.a2atasks.task.store.ProtoJsonColumns;
 import dev.a2atasks.task.store.TaskEventEntity;
 import dev.a2atasks.task.store.TaskStates;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import dev.a2atasks.metrics.ServiceMetrics;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.MultiEmitter;
@@ -48,9 +49,11 @@ public class TaskStreams {
     private final TaskSignals signals;
     private final Vertx vertx;
     private final Duration poll;
+    private final ServiceMetrics metrics;
 
     TaskStreams(RequestValidator validator, TaskReads reads, TaskQueryService queries, TaskSignals signals, Vertx vertx,
-            @ConfigProperty(name = "a2a.stream.poll-interval", defaultValue = "1s") Duration poll) {
+            @ConfigProperty(name = "a2a.stream.poll-interval", defaultValue = "1s") Duration poll, ServiceMetrics metrics) {
+        this.metrics = metrics;
         this.validator = validator;
         this.reads = reads;
         this.queries = queries;
@@ -82,8 +85,10 @@ public class TaskStreams {
                 }
                 return Multi.createFrom().item(snapshot.first());
             }
-            Multi<StreamResponse> events = Multi.createFrom().emitter(emitter -> new Follower(caller, taskId, snapshot.taskPk(),
-                    snapshot.nextEventSeq(), context, emitter).start());
+            Multi<StreamResponse> events = Multi.createFrom().<StreamResponse>emitter(emitter -> new Follower(caller, taskId,
+                    snapshot.taskPk(), snapshot.nextEventSeq(), context, emitter).start())
+                    .onSubscription().invoke(metrics::subscriberJoined)
+                    .onTermination().invoke(metrics::subscriberLeft);
             return Multi.createBy().concatenating().streams(Multi.createFrom().item(snapshot.first()), events);
         });
     }

@@ -12,6 +12,8 @@ import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.metrics.ServiceMetrics;
+
 import dev.a2atasks.client.ListFilter;
 import dev.a2atasks.client.TaskListing;
 import dev.a2atasks.client.TaskWalker;
@@ -70,11 +72,13 @@ public class Mirror {
     private final MirrorMarks marks;
     private final TaskStore store;
     private final TaskReads reads;
+    private final ServiceMetrics metrics;
 
-    Mirror(MirrorMarks marks, TaskStore store, TaskReads reads) {
+    Mirror(MirrorMarks marks, TaskStore store, TaskReads reads, ServiceMetrics metrics) {
         this.marks = marks;
         this.store = store;
         this.reads = reads;
+        this.metrics = metrics;
     }
 
     /**
@@ -141,6 +145,7 @@ public class Mirror {
                 counts.read - counts.created - counts.updated, counts.messages, counts.gaps, counts.retired, counts.pages, mark,
                 newMark, skew);
         LOG.infof("Mirror %s %s", source.name(), sync.summary());
+        metrics.mirrorSynced(source.name(), newMark, result.stats().catchUpRows(), counts.created + counts.updated);
         return sync;
     }
 

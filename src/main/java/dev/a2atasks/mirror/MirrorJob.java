@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.metrics.ServiceMetrics;
+
 import dev.a2atasks.client.ListingException;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -37,9 +39,12 @@ public class MirrorJob {
     private ScheduledExecutorService scheduler;
     private volatile boolean stopping;
 
-    MirrorJob(MirrorConfig config, Mirror mirror) {
+    private final ServiceMetrics metrics;
+
+    MirrorJob(MirrorConfig config, Mirror mirror, ServiceMetrics metrics) {
         this.config = config;
         this.mirror = mirror;
+        this.metrics = metrics;
     }
 
     /** Per source: where its failures and reconciliations stand. Touched by its own runs only. */
@@ -161,6 +166,7 @@ public class MirrorJob {
             }
             state.failures++;
             state.lastFailure = e.getMessage();
+            metrics.mirrorSyncFailed(source.name());
             next = backoff(state);
             if (e instanceof ListingException listing) {
                 if (listing.isCredentialError()) {

@@ -40,6 +40,41 @@ public final class PageTokenCodec {
     static final String EXPIRED = "pageToken expired; restart the listing without pageToken";
     static final String OTHER_WALK = "pageToken was issued for a different caller or filter set";
 
+    /** Why a token was refused, for metrics: each message above is one reason. */
+    public enum Refusal {
+        MALFORMED("malformed", PageTokenCodec.MALFORMED),
+        SIGNATURE("signature", BAD_SIGNATURE),
+        UNKNOWN_KEY("unknown_key", PageTokenCodec.UNKNOWN_KEY),
+        EXPIRED("expired", PageTokenCodec.EXPIRED),
+        OTHER_WALK("other_walk", PageTokenCodec.OTHER_WALK);
+
+        private final String label;
+        private final String message;
+
+        Refusal(String label, String message) {
+            this.label = label;
+            this.message = message;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        /** The reason of a refusal this codec threw, or null for any other error. */
+        public static Refusal of(A2AException error) {
+            for (var violation : error.violations()) {
+                if (FIELD.equals(violation.field())) {
+                    for (Refusal refusal : values()) {
+                        if (refusal.message.equals(violation.description())) {
+                            return refusal;
+                        }
+                    }
+                }
+            }
+            return null;
+        }
+    }
+
     private static final byte VERSION = 1;
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;

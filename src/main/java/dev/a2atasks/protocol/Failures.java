@@ -5,6 +5,7 @@ import org.jboss.logging.Logger;
 import dev.a2atasks.auth.CallerResolver;
 import dev.a2atasks.db.DatabaseAvailability;
 import dev.a2atasks.error.A2AException;
+import dev.a2atasks.error.ErrorKind;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.UnauthorizedException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,5 +38,16 @@ public class Failures {
         }
         LOG.errorf(failure, "Unexpected failure in a %s request", binding);
         return new A2AException.Internal();
+    }
+
+    /** The kind of error {@link #classify} will make of this failure, without logging anything (for metrics). */
+    public static ErrorKind kindOf(Throwable failure) {
+        if (failure instanceof A2AException known) {
+            return known.kind();
+        }
+        if (failure instanceof AuthenticationFailedException || failure instanceof UnauthorizedException) {
+            return ErrorKind.UNAUTHENTICATED;
+        }
+        return DatabaseAvailability.isOutage(failure) ? ErrorKind.UNAVAILABLE : ErrorKind.INTERNAL;
     }
 }

@@ -2,9 +2,12 @@ package dev.a2atasks.protocol;
 
 import com.google.protobuf.Empty;
 
+import java.util.function.Supplier;
+
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.execution.MessageService;
 import dev.a2atasks.execution.TaskStreams;
+import dev.a2atasks.metrics.ServiceMetrics;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.CancelTaskRequest;
 import dev.a2atasks.proto.v1.DeleteTaskPushNotificationConfigRequest;
@@ -17,6 +20,8 @@ import dev.a2atasks.proto.v1.SendMessageResponse;
 import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
 import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
+import dev.a2atasks.ratelimit.RateLimits;
+import dev.a2atasks.ratelimit.RequestClass;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.ListTasksParams;
 import dev.a2atasks.task.TaskPage;
@@ -32,6 +37,10 @@ import jakarta.enterprise.context.ApplicationScoped;
  * operation not built yet answers here, and only here: UnsupportedOperation, except the
  * push-notification config operations, which answer PushNotificationNotSupported while the Agent
  * Card says {@code pushNotifications: false} (spec §3.3.4).
+ *
+ * <p>Every operation passes the same two steps here, whatever its binding: the caller's rate
+ * limit for the operation's {@link RequestClass} (before any work), and the request metric
+ * (binding, operation, outcome, latency) when it ends.
  */
 @ApplicationScoped
 public class RequestHandler implements A2AOperations {
@@ -39,67 +48,106 @@ public class RequestHandler implements A2AOperations {
     private final TaskQueryService tasks;
     private final MessageService messages;
     private final TaskStreams streams;
+    private final RateLimits limits;
+    private final ServiceMetrics metrics;
 
-    RequestHandler(TaskQueryService tasks, MessageService messages, TaskStreams streams) {
+    RequestHandler(TaskQueryService tasks, MessageService messages, TaskStreams streams, RateLimits limits, ServiceMetrics metrics) {
         this.tasks = tasks;
         this.messages = messages;
         this.streams = streams;
+        this.limits = limits;
+        this.metrics = metrics;
     }
 
     @Override
     public Uni<TaskView> getTask(CallContext call, GetTaskParams params) {
-        return tasks.getTask(call.caller(), params);
+        return call(call, A2AMethod.GET_TASK, RequestClass.GET, () -> tasks.getTask(call.caller(), params));
     }
 
     @Override
     public Uni<TaskPage> listTasks(CallContext call, ListTasksParams params) {
-        return tasks.listTasks(call.caller(), params);
+        // A page token, even one that will be refused, says the caller means to continue a walk.
+        RequestClass requestClass = params.pageToken() == null || params.pageToken().isEmpty() ? RequestClass.WALK_START : RequestClass.PAGE;
+        return call(call, A2AMethod.LIST_TASKS, requestClass, () -> tasks.listTasks(call.caller(), params));
     }
 
     @Override
     public Uni<SendMessageResponse> sendMessage(CallContext call, SendMessageRequest request) {
-        return messages.send(call, request);
+        return call(call, A2AMethod.SEND_MESSAGE, RequestClass.WRITE, () -> messages.send(call, request));
     }
 
     @Override
     public Multi<StreamResponse> sendStreamingMessage(CallContext call, SendMessageRequest request) {
-        return messages.sendStreaming(call, request);
+        return stream(call, A2AMethod.SEND_STREAMING_MESSAGE, RequestClass.WRITE, () -> messages.sendStreaming(call, request));
     }
 
     @Override
     public Uni<TaskView> cancelTask(CallContext call, CancelTaskRequest request) {
-        return messages.cancel(call, request);
+        return call(call, A2AMethod.CANCEL_TASK, RequestClass.WRITE, () -> messages.cancel(call, request));
     }
 
     @Override
     public Multi<StreamResponse> subscribeToTask(CallContext call, SubscribeToTaskRequest request) {
-        return streams.subscribe(call, request);
+        return stream(call, A2AMethod.SUBSCRIBE_TO_TASK, RequestClass.OTHER, () -> streams.subscribe(call, request));
     }
 
     @Override
     public Uni<TaskPushNotificationConfig> createTaskPushNotificationConfig(CallContext call, TaskPushNotificationConfig request) {
-        return pushNotSupported(A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG);
+        return call(call, A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE, () -> pushNotSupported(A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG));
     }
 
     @Override
     public Uni<TaskPushNotificationConfig> getTaskPushNotificationConfig(CallContext call, GetTaskPushNotificationConfigRequest request) {
-        return pushNotSupported(A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG);
+        return call(call, A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.OTHER, () -> pushNotSupported(A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG));
     }
 
     @Override
     public Uni<ListTaskPushNotificationConfigsResponse> listTaskPushNotificationConfigs(CallContext call,
             ListTaskPushNotificationConfigsRequest request) {
-        return pushNotSupported(A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS);
+        return call(call, A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS, RequestClass.OTHER, () -> pushNotSupported(A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS));
     }
 
     @Override
     public Uni<Empty> deleteTaskPushNotificationConfig(CallContext call, DeleteTaskPushNotificationConfigRequest request) {
-        return pushNotSupported(A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG);
+        return call(call, A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE, () -> pushNotSupported(A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG));
     }
 
     @Override
     public Uni<AgentCard> getExtendedAgentCard(CallContext call, GetExtendedAgentCardRequest request) {
-        return unsupported(A2AMethod.GET_EXTENDED_AGENT_CARD);
+        return call(call, A2AMethod.GET_EXTENDED_AGENT_CARD, RequestClass.OTHER, () -> unsupported(A2AMethod.GET_EXTENDED_AGENT_CARD));
+    }
+
+    /** Rate limit, then the operation, then its request metric. */
+    private <T> Uni<T> call(CallContext call, A2AMethod method, RequestClass requestClass, Supplier<Uni<T>> operation) {
+        return Uni.createFrom().deferred(() -> {
+            long start = System.nanoTime();
+            return admitted(call, requestClass).chain(() -> operation.get())
+                    .onItemOrFailure().invoke((item, failure) -> record(call, method, failure, start));
+        });
+    }
+
+    /** The same for a stream: its outcome is how it ended, its latency how long it lasted. */
+    private <T> Multi<T> stream(CallContext call, A2AMethod method, RequestClass requestClass, Supplier<Multi<T>> operation) {
+        return Multi.createFrom().deferred(() -> {
+            long start = System.nanoTime();
+            return admitted(call, requestClass).onItem().transformToMulti(ignored -> operation.get())
+                    .onTermination().invoke((failure, cancelled) -> record(call, method, failure, start));
+        });
+    }
+
+    private Uni<Void> admitted(CallContext call, RequestClass requestClass) {
+        try {
+            limits.check(call.caller(), requestClass);
+            return Uni.createFrom().voidItem();
+        } catch (A2AException.RateLimited refused) {
+            metrics.rateLimited(requestClass);
+            return Uni.createFrom().failure(refused);
+        }
+    }
+
+    private void record(CallContext call, A2AMethod method, Throwable failure, long start) {
+        metrics.request(call.binding().wireName(), method.wireName(), failure == null ? null : Failures.kindOf(failure),
+                System.nanoTime() - start);
     }
 
     private <T> Uni<T> unsupported(A2AMethod method) {

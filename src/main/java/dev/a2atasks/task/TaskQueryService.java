@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.error.A2AException;
+import dev.a2atasks.metrics.ServiceMetrics;
 import dev.a2atasks.paging.PageCursor;
 import dev.a2atasks.paging.PageTokenCodec;
 import dev.a2atasks.paging.WalkBinding;
@@ -33,9 +34,11 @@ public class TaskQueryService {
     private final TaskReads reads;
     private final HistoryTails history;
     private final PageTokenCodec tokens;
+    private final ServiceMetrics metrics;
 
     TaskQueryService(RequestValidator validator, TaskPageQueries pages, TaskReads reads, HistoryTails history,
-            PageTokenCodec tokens) {
+            PageTokenCodec tokens, ServiceMetrics metrics) {
+        this.metrics = metrics;
         this.validator = validator;
         this.pages = pages;
         this.reads = reads;
@@ -49,8 +52,10 @@ public class TaskQueryService {
                 query.status() == null ? null : query.status().name(),
                 query.statusTimestampAfter() == null ? null : Timestamps.micros(query.statusTimestampAfter()),
                 query.historyLength(), query.includeArtifacts());
-        PageCursor cursor = query.pageToken() == null ? null : tokens.open(query.pageToken(), binding);
+        PageCursor cursor = query.pageToken() == null ? null : open(query.pageToken(), binding);
+        boolean catchUp = query.statusTimestampAfter() != null;
         if (!inCallersTenant(caller, query.tenant())) {
+            metrics.page(cursor == null, catchUp, 0);
             return Uni.createFrom().item(new TaskPage(List.of(), "", query.pageSize(), 0));
         }
         int pageSize = query.pageSize();
@@ -63,7 +68,8 @@ public class TaskQueryService {
             } else if (!more) {
                 total = Uni.createFrom().item(page.size()); // the whole walk is this page: nothing to count
             } else {
-                total = pages.count(caller, query);
+                var sample = metrics.startTotalSize();
+                total = pages.count(caller, query).invoke(() -> metrics.totalSizeComputed(sample));
             }
             return Uni.combine().all().unis(total, withDetails(page, query.historyLength(), query.includeArtifacts()))
                     .with((totalSize, detailed) -> {
@@ -72,6 +78,7 @@ public class TaskQueryService {
                             TaskView last = page.get(page.size() - 1);
                             next = tokens.seal(new PageCursor(Timestamps.micros(last.statusTimestamp()), last.id(), totalSize), binding);
                         }
+                        metrics.page(cursor == null, catchUp, detailed.size());
                         return new TaskPage(detailed, next, pageSize, totalSize);
                     });
         });
@@ -85,7 +92,24 @@ public class TaskQueryService {
         return reads.task(caller, query.id())
                 .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(query.id()))
                 .chain(task -> withDetails(List.of(task), query.historyLength(), true))
-                .map(found -> found.get(0));
+                .map(found -> {
+                    TaskView task = found.get(0);
+                    metrics.historyRows(task.history() == null ? 0 : task.history().size());
+                    return task;
+                });
+    }
+
+    /** Opens a page token; a refusal is counted by its reason before it goes to the caller. */
+    private PageCursor open(String token, WalkBinding binding) {
+        try {
+            return tokens.open(token, binding);
+        } catch (A2AException refused) {
+            PageTokenCodec.Refusal reason = PageTokenCodec.Refusal.of(refused);
+            if (reason != null) {
+                metrics.tokenRefused(reason);
+            }
+            throw refused;
+        }
     }
 
     /** History tails and artifacts for a whole page: at most one statement each, never one per task. */

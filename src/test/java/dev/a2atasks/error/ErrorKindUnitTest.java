@@ -42,6 +42,8 @@ class ErrorKindUnitTest {
         }
         assertEquals(ErrorKind.SERVICE_DOMAIN, ErrorKind.UNAVAILABLE.domain());
         assertTrue(ErrorKind.UNAVAILABLE.jsonRpcCode() > -32000, "outside the range JSON-RPC reserves");
+        row(ErrorKind.RATE_LIMITED, -31429, "RESOURCE_EXHAUSTED", 429, "RATE_LIMITED");
+        assertEquals(ErrorKind.SERVICE_DOMAIN, ErrorKind.RATE_LIMITED.domain());
         assertNull(ErrorKind.UNAUTHENTICATED.reason(), "not an A2A error type");
         assertEquals(ErrorKind.ROUTE_NOT_FOUND, ErrorKind.httpRefusal(404));
         assertNull(ErrorKind.httpRefusal(500));

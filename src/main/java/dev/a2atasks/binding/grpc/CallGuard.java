@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.a2atasks.protocol.Binding;
 import dev.a2atasks.protocol.ProtocolVersion;
+import dev.a2atasks.protocol.RequestIds;
 import dev.a2atasks.protocol.ServiceParameters;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -42,6 +43,7 @@ public class CallGuard implements ServerInterceptor {
     private static final Metadata.Key<String> VERSION =
             Metadata.Key.of(ProtocolVersion.HEADER.toLowerCase(java.util.Locale.ROOT), Metadata.ASCII_STRING_MARSHALLER);
     private static final Metadata.Key<String> EXTENSIONS = Metadata.Key.of("a2a-extensions", Metadata.ASCII_STRING_MARSHALLER);
+    private static final Metadata.Key<String> REQUEST_ID = Metadata.Key.of("x-request-id", Metadata.ASCII_STRING_MARSHALLER);
     private static final Metadata.Key<String> GRPC_MESSAGE = Metadata.Key.of("grpc-message", Metadata.ASCII_STRING_MARSHALLER);
     /** The call's A2A service parameters, read once here for the service method (spec §10.2). */
     static final Context.Key<ServiceParameters> PARAMETERS = Context.key("a2a-service-parameters");
@@ -61,6 +63,12 @@ public class CallGuard implements ServerInterceptor {
                     + limits.maxHeaderBytes() + " bytes)"), new Metadata());
             return new ServerCall.Listener<>() {
             };
+        }
+        // The id of this call in the log context; the HTTP filter may have set one already (gRPC runs
+        // on the same server), the metadata's own wins since it is what the caller will search for.
+        String requestId = headers.get(REQUEST_ID);
+        if (requestId != null) {
+            RequestIds.begin(requestId);
         }
         Context current = Context.current();
         Optional<Instant> deadline = Optional.ofNullable(current.getDeadline())

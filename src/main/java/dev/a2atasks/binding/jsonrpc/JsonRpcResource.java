@@ -297,13 +297,13 @@ public class JsonRpcResource {
     /**
      * An A2A error as a JSON-RPC error object. HTTP 200, as JSON-RPC wants, except where HTTP
      * itself has the better word for clients and proxies: 401 for credentials, 503 (with
-     * Retry-After) while the database is out of reach.
+     * Retry-After) while the database is out of reach, 429 (with Retry-After) for a rate limit.
      */
     private Response error(JsonNode id, Throwable failure) {
         A2AException error = failures.classify(failure, "JSON-RPC");
         byte[] body = ErrorJson.jsonRpcBody(id, error).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         int status = error instanceof A2AException.Unauthenticated || error instanceof A2AException.Unavailable
-                ? error.kind().httpStatus() : 200;
+                || error instanceof A2AException.RateLimited ? error.kind().httpStatus() : 200;
         Response.ResponseBuilder response = Response.status(status).type(MediaType.APPLICATION_JSON).entity(body);
         HttpError.headers(error).forEach(response::header);
         return response.build();

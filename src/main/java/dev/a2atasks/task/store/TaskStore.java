@@ -22,6 +22,7 @@ import dev.a2atasks.auth.Caller;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import dev.a2atasks.metrics.ServiceMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 
@@ -33,6 +34,12 @@ import jakarta.persistence.LockModeType;
  */
 @ApplicationScoped
 public class TaskStore {
+
+    private final ServiceMetrics metrics;
+
+    TaskStore(ServiceMetrics metrics) {
+        this.metrics = metrics;
+    }
 
     /** Stores a new task with its history and artifacts in one transaction; returns its row key. */
     @WithTransaction
@@ -312,6 +319,7 @@ public class TaskStore {
         applyStatus(row, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED).build(), now);
         return row.<TaskEntity>persist()
                 .chain(saved -> toEntity(saved.pk, 0, message, now).persist())
+                .invoke(metrics::taskCreated)
                 .replaceWith(() -> new Accepted(row.pk, taskId, contextId, true, false));
     }
 
@@ -476,10 +484,16 @@ public class TaskStore {
         return toEntity(task.pk, seq, stored, task.updatedAt).persist().replaceWithVoid();
     }
 
-    /** Applies a status to a locked task and records the status-update event in the same transaction. */
-    private static Uni<Void> changeStatus(TaskEntity task, TaskStatus status) {
+    /**
+     * Applies a status to a locked task and records the status-update event in the same
+     * transaction. The transition is counted here, as it is written: a transaction that then
+     * fails to commit (the database failed at commit) was counted too.
+     */
+    private Uni<Void> changeStatus(TaskEntity task, TaskStatus status) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        String before = task.state;
         applyStatus(task, status, now);
+        metrics.transition(before, task.state);
         if (task.isTerminal()) { // nothing left to run: no lease to keep or to sweep
             task.leaseOwner = null;
             task.leaseExpiresAt = null;

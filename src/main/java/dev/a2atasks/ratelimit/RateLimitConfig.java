@@ -1,0 +1,36 @@
+package dev.a2atasks.ratelimit;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+/**
+ * {@code a2a.rate-limit.*}: on or off, and a burst and sustained rate per request class. The
+ * defaults live in application.properties (README "Rate limits" says why each is what it is).
+ */
+@ConfigMapping(prefix = "a2a.rate-limit")
+public interface RateLimitConfig {
+
+    /** Off: every request passes and no bucket is kept. */
+    @WithDefault("true")
+    boolean enabled();
+
+    @WithName("walk-start")
+    ClassLimit walkStart();
+
+    ClassLimit page();
+
+    ClassLimit get();
+
+    ClassLimit write();
+
+    ClassLimit other();
+
+    /** One class's limit; {@code burst = 0} leaves the class unlimited. */
+    interface ClassLimit {
+        int burst();
+
+        @WithName("per-second")
+        double perSecond();
+    }
+}
