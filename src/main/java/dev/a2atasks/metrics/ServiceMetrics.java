@@ -54,7 +54,7 @@ public class ServiceMetrics {
         totalSize = Timer.builder("a2a.list.total.size")
                 .description("totalSize computations (first pages of walks longer than one page) and their duration")
                 .serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
-        historyRows = Counter.builder("a2a.get.history.rows").description("History messages returned by GetTask").register(registry);
+        historyRows = Counter.builder("a2a.get.task.history.rows").description("History messages returned by GetTask").register(registry);
         tasksCreated = Counter.builder("a2a.tasks.created").description("Tasks created by SendMessage").register(registry);
         for (PageTokenCodec.Refusal reason : PageTokenCodec.Refusal.values()) {
             tokenRefusals.put(reason, Counter.builder("a2a.page.token.refusals").tag("reason", reason.label())

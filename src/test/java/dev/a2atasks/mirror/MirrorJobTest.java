@@ -16,6 +16,7 @@ import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
 import dev.a2atasks.support.BindingTest;
+import dev.a2atasks.support.Prometheus;
 import dev.a2atasks.support.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -77,6 +78,11 @@ class MirrorJobTest extends BindingTest {
         // The mark moves after the sync's last page is copied: copies can be visible a moment before it.
         assertEquals(1, await(() -> (int) db.queryLong("SELECT count(*) FROM mirror_marks WHERE mirror = 'job-test'"), 1),
                 "its mark was persisted");
+        // The operator sees it too: copies written, and the lag behind the newest source change (100 - 11 s ago).
+        Prometheus.Delta metrics = new Prometheus.Delta(Map.of(), Prometheus.scrape());
+        assertTrue(metrics.now("a2a_mirror_tasks_upserted_total", "source", "job-test") >= 12);
+        double lag = metrics.now("a2a_mirror_lag_seconds", "source", "job-test");
+        assertTrue(lag >= 89 && lag < 200, "lag " + lag);
 
         // On demand: the copies' owner may reconcile; a task deleted at the source goes.
         db.execute("DELETE FROM tasks WHERE tenant = '" + SOURCE_TENANT + "' AND id = 'remote-3'");
@@ -108,10 +114,12 @@ class MirrorJobTest extends BindingTest {
             // change is noticed at the next interval and tried once, then nothing for 3 s (15 intervals).
             await(() -> job.status("refused").orElseThrow().consecutiveFailures(), 1);
             long before = job.status("refused").orElseThrow().attempts();
+            Map<String, Double> scraped = Prometheus.scrape();
             replaceToken("still-not-a-token");
             LockSupport.parkNanos(Duration.ofSeconds(3).toNanos());
             MirrorJob.SourceStatus status = job.status("refused").orElseThrow();
             assertEquals(before + 1, status.attempts(), "a changed token is tried at once, a refused one not every interval");
+            new Prometheus.Delta(scraped, Prometheus.scrape()).is(1, "a2a_mirror_sync_failures_total", "source", "refused");
             assertTrue(status.lastFailure().contains("UNAUTHENTICATED") && status.lastFailure().contains("127.0.0.1:" + PORT),
                     status.lastFailure());
             assertEquals(0, copies());
