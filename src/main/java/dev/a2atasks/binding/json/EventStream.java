@@ -23,7 +23,16 @@ public final class EventStream {
     public static void pipe(RoutingContext context, Multi<String> events, Function<Throwable, HttpError> beforeFirst,
             Function<Throwable, String> afterFirst) {
         HttpServerResponse response = context.response();
-        Cancellable subscription = events.subscribe().with(
+        // The close handler goes on first: a stream that fails at once (validation) ends the
+        // response during subscribe(), after which the response takes no handler any more.
+        java.util.concurrent.atomic.AtomicReference<Cancellable> subscription = new java.util.concurrent.atomic.AtomicReference<>();
+        response.closeHandler(ignored -> {
+            Cancellable running = subscription.get();
+            if (running != null) {
+                running.cancel();
+            }
+        });
+        subscription.set(events.subscribe().with(
                 data -> {
                     if (response.closed()) {
                         return;
@@ -55,8 +64,10 @@ public final class EventStream {
                         }
                         response.end();
                     }
-                });
-        response.closeHandler(ignored -> subscription.cancel());
+                }));
+        if (response.closed()) {
+            subscription.get().cancel(); // the client left while subscribe() ran
+        }
     }
 
     /** One event: {@code data: <json>} and a blank line; the JSON is printed on one line, so one data field holds it. */

@@ -51,10 +51,14 @@ public class StreamRoutes {
         this.failures = failures;
     }
 
+    /** The two streaming routes (OpenApiRoutesTest checks the OpenAPI document against them). */
+    static final String MESSAGE_STREAM = "^/(?:([^/]+)/)?message:stream$";
+    static final String SUBSCRIBE = "^/(?:([^/]+)/)?tasks/([^/]+):subscribe$";
+
     void register(@Observes Router router) {
-        router.routeWithRegex(HttpMethod.POST, "^/(?:([^/]+)/)?message:stream$").order(ORDER)
+        router.routeWithRegex(HttpMethod.POST, MESSAGE_STREAM).order(ORDER)
                 .handler(BodyHandler.create(false).setBodyLimit(2 * 1024 * 1024)).handler(this::sendStreamingMessage);
-        router.routeWithRegex("^/(?:([^/]+)/)?tasks/([^/]+):subscribe$").method(HttpMethod.GET).method(HttpMethod.POST)
+        router.routeWithRegex(SUBSCRIBE).method(HttpMethod.GET).method(HttpMethod.POST)
                 .order(ORDER).handler(this::subscribeToTask);
     }
 
