@@ -4,7 +4,10 @@ import com.google.protobuf.Empty;
 
 import java.util.function.Supplier;
 
+import org.jboss.logging.Logger;
+
 import dev.a2atasks.error.A2AException;
+import dev.a2atasks.error.ErrorKind;
 import dev.a2atasks.execution.MessageService;
 import dev.a2atasks.execution.TaskStreams;
 import dev.a2atasks.metrics.ServiceMetrics;
@@ -44,6 +47,8 @@ import jakarta.enterprise.context.ApplicationScoped;
  */
 @ApplicationScoped
 public class RequestHandler implements A2AOperations {
+
+    private static final Logger LOG = Logger.getLogger(RequestHandler.class);
 
     private final TaskQueryService tasks;
     private final MessageService messages;
@@ -145,9 +150,18 @@ public class RequestHandler implements A2AOperations {
         }
     }
 
+    /**
+     * The request metric, and a DEBUG line per operation (off by default; turn it on with
+     * {@code quarkus.log.category."dev.a2atasks.protocol.RequestHandler".level=DEBUG}): it carries the
+     * request id and, with tracing on, the trace id, so a log line leads to its trace.
+     */
     private void record(CallContext call, A2AMethod method, Throwable failure, long start) {
-        metrics.request(call.binding().wireName(), method.wireName(), failure == null ? null : Failures.kindOf(failure),
-                System.nanoTime() - start);
+        long nanos = System.nanoTime() - start;
+        ErrorKind kind = failure == null ? null : Failures.kindOf(failure);
+        metrics.request(call.binding().wireName(), method.wireName(), kind, nanos);
+        if (LOG.isDebugEnabled()) {
+            LOG.debugf("%s %s %s in %d us", call.binding().wireName(), method.wireName(), kind == null ? "ok" : kind.name(), nanos / 1000);
+        }
     }
 
     private <T> Uni<T> unsupported(A2AMethod method) {
