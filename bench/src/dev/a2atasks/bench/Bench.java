@@ -110,6 +110,7 @@ public final class Bench {
             eventLatency(env, java, db);
             tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));
         }
+        operationsOverhead(env, java, Clients.token(PRIVATE_KEY, "bench", "big"));
         startup(env, java, nativeExecutable(options));
 
         Table summary = new Table("Targets", "target", "measured", "met");
@@ -268,6 +269,62 @@ public final class Bench {
         }
     }
 
+    // --- h. operations overhead --------------------------------------------------------------------
+
+    /**
+     * Two more service processes on the same data, one with the service's metrics and rate limiting
+     * on, one with both off, measured in alternation (ABAB...) at 8 clients on page 2. The limits
+     * are raised so that nothing is refused: the table measures what the bookkeeping costs (a
+     * bucket per request, all 8 clients on one caller's bucket, a timer and counters per page).
+     */
+    private void operationsOverhead(Map<String, String> env, Path java, String bearer) throws Exception {
+        Map<String, String> on = new HashMap<>(env);
+        on.put("A2A_METRICS_ENABLED", "true");
+        on.put("A2A_RATE_LIMIT_ENABLED", "true");
+        on.put("A2A_RATE_LIMIT_PAGE_BURST", "1000000");
+        on.put("A2A_RATE_LIMIT_PAGE_PER_SECOND", "1000000");
+        Map<String, String> off = new HashMap<>(env);
+        off.put("A2A_METRICS_ENABLED", "false");
+        off.put("A2A_RATE_LIMIT_ENABLED", "false");
+        Duration warmUp = Duration.ofMillis(quick ? 500 : 1500);
+        Duration measure = Duration.ofMillis(quick ? 1500 : 4000);
+        int rounds = quick ? 2 : 4;
+        try (Service withOps = Service.start(java, List.of(), on, OUT.resolve("service-ops-on.log"));
+                Service without = Service.start(java, List.of(), off, OUT.resolve("service-ops-off.log"))) {
+            Clients a = new Clients("127.0.0.1", withOps.port, "");
+            Clients b = new Clients("127.0.0.1", without.port, "");
+            String page2;
+            try (Clients.Grpc grpc = a.new Grpc(bearer)) {
+                page2 = grpc.list(100, "").getNextPageToken(); // the key ring is shared: the token opens on both
+            }
+            Map<String, double[]> rates = new LinkedHashMap<>(); // binding -> {on, off}, summed over rounds
+            for (int round = 0; round < rounds; round++) {
+                for (String binding : List.of("gRPC", "HTTP+JSON")) {
+                    for (int side = 0; side < 2; side++) {
+                        Clients target = side == 0 ? a : b;
+                        Stats s = Load.timed(8, warmUp, measure, binding.equals("gRPC") ? () -> target.grpcList(bearer, page2)
+                                : () -> target.httpList(bearer, page2));
+                        rates.computeIfAbsent(binding, k -> new double[2])[side] += s.requestsPerSecond() / rounds;
+                    }
+                }
+            }
+            Table table = new Table("h. Operations overhead: ListTasks page 2 (pageSize 100), 8 clients, metrics and rate limiting"
+                    + " on vs off, two service processes measured in alternation (" + rounds + " rounds)",
+                    "binding", "on req/s", "off req/s", "on / off");
+            double worst = Double.MAX_VALUE;
+            for (Map.Entry<String, double[]> r : rates.entrySet()) {
+                double ratio = r.getValue()[0] / r.getValue()[1];
+                worst = Math.min(worst, ratio);
+                table.row(r.getKey(), r.getValue()[0], r.getValue()[1], String.format("%.0f%%", 100 * ratio));
+            }
+            table.note("On: a2a.metrics.enabled=true and a2a.rate-limit.enabled=true with the page limit raised so that no request is"
+                    + " refused (all 8 clients share one caller's bucket). Off: both false. Same database, same data, same key ring.");
+            tables.add(table);
+            targets.put("throughput with metrics and rate limiting on >= 95% of off (8 clients, page 2)",
+                    String.format("%.0f%%|%s", 100 * worst, worst >= 0.95 ? "yes" : "no"));
+        }
+    }
+
     // --- g. event latency -------------------------------------------------------------------------
 
     /** Two more service processes whose demo agent pauses 50 ms per step, so subscribers follow runs live. */
@@ -414,6 +471,9 @@ public final class Bench {
         env.put("A2A_AUTH_TENANT_CLAIM", "tenant");
         env.put("A2A_PAGE_TOKEN_KEYS_BENCH", Base64.getEncoder().encodeToString(key));
         env.put("A2A_PAGE_TOKEN_CURRENT_KEY_ID", "bench");
+        // Tables a-g measure the read and write paths at full speed from one caller, far past any
+        // per-caller limit; the limiter's own cost is table h.
+        env.put("A2A_RATE_LIMIT_ENABLED", "false");
         return env;
     }
 

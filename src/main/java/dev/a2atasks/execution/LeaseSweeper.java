@@ -32,6 +32,7 @@ public class LeaseSweeper {
     private final TaskStore store;
     private final Duration interval;
     private ScheduledExecutorService timer;
+    private volatile boolean stopping;
 
     LeaseSweeper(TaskStore store, @ConfigProperty(name = "a2a.agent.lease-sweep-interval", defaultValue = "5s") Duration interval) {
         this.store = store;
@@ -47,9 +48,18 @@ public class LeaseSweeper {
         timer.scheduleWithFixedDelay(this::sweep, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** Lets a sweep in progress finish (its transactions are short) rather than interrupting it mid-commit. */
     void stop(@Observes ShutdownEvent ignored) {
+        stopping = true;
         if (timer != null) {
-            timer.shutdownNow();
+            timer.shutdown();
+            try {
+                if (!timer.awaitTermination(5, TimeUnit.SECONDS)) {
+                    timer.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -66,7 +76,9 @@ public class LeaseSweeper {
                 LOG.warnf("Marked %d task(s) FAILED whose agent's process stopped (lease expired)", total);
             }
         } catch (Throwable e) {
-            if (DatabaseAvailability.isOutage(e)) {
+            if (stopping) {
+                LOG.debugf("Lease sweep stopped by shutdown: %s", e);
+            } else if (DatabaseAvailability.isOutage(e)) {
                 LOG.debugf("Lease sweep skipped: database unreachable");
             } else {
                 LOG.errorf(e, "Lease sweep failed");

@@ -42,8 +42,13 @@ public class ServiceMetrics {
     private final Map<String, Counter> transitions = new ConcurrentHashMap<>();
     private final AtomicInteger subscribers;
 
-    ServiceMetrics(MeterRegistry registry) {
-        this.registry = registry;
+    /**
+     * @param enabled {@code a2a.metrics.enabled}: false records nothing (every meter is a no-op of
+     *                an empty composite registry); the framework's JVM and pool meters stay
+     */
+    ServiceMetrics(MeterRegistry registry,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "a2a.metrics.enabled", defaultValue = "true") boolean enabled) {
+        this.registry = enabled ? registry : new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
         walksStarted = Counter.builder("a2a.list.walks.started")
                 .description("ListTasks requests without pageToken that were answered: walks begun, dashboard polls").register(registry);
         pages = Counter.builder("a2a.list.pages").description("ListTasks pages answered, first pages included").register(registry);

@@ -141,13 +141,8 @@ public class RequestHandler implements A2AOperations {
     }
 
     private Uni<Void> admitted(CallContext call, RequestClass requestClass) {
-        try {
-            limits.check(call.caller(), requestClass);
-            return Uni.createFrom().voidItem();
-        } catch (A2AException.RateLimited refused) {
-            metrics.rateLimited(requestClass);
-            return Uni.createFrom().failure(refused);
-        }
+        return limits.check(call.caller(), requestClass)
+                .onFailure(A2AException.RateLimited.class).invoke(() -> metrics.rateLimited(requestClass));
     }
 
     /**

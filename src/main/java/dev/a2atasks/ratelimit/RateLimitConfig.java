@@ -15,6 +15,13 @@ public interface RateLimitConfig {
     @WithDefault("true")
     boolean enabled();
 
+    /**
+     * Share each caller's buckets among all replicas through PostgreSQL (leased in batches); by
+     * default every replica limits on its own.
+     */
+    @WithDefault("false")
+    boolean shared();
+
     @WithName("walk-start")
     ClassLimit walkStart();
 

@@ -4,33 +4,113 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jboss.logging.Logger;
 
 import dev.a2atasks.auth.Caller;
+import dev.a2atasks.db.DatabaseAvailability;
 import dev.a2atasks.error.A2AException;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 /**
- * The service's rate limits, checked by the port before any operation runs. Per process: each
- * replica keeps its own buckets (README "Rate limits" says why none is shared through the database).
+ * The service's rate limits, checked by the port before any operation runs. By default per
+ * process: each replica keeps its own buckets in memory. With {@code a2a.rate-limit.shared=true}
+ * the replicas share one bucket per caller and class in PostgreSQL, leased a batch at a time
+ * ({@link LeasedLimiter}); if those cannot be reached, each replica falls back to its own limits.
  */
 @ApplicationScoped
 public class RateLimits {
 
-    private final RateLimiter limiter;
+    private static final Logger LOG = Logger.getLogger(RateLimits.class);
+    private static final Duration SWEEP_INTERVAL = Duration.ofMinutes(10);
 
-    RateLimits(RateLimitConfig config) {
-        this.limiter = config.enabled() ? new RateLimiter(limits(config)) : null;
+    private final RateLimiter local; // per-process mode
+    private final LeasedLimiter shared; // shared mode
+    private final SharedBuckets buckets;
+    private final DatabaseAvailability database;
+    private final Duration idle;
+    private final AtomicBoolean sharedUnreachable = new AtomicBoolean();
+    private ScheduledExecutorService sweeper;
+
+    RateLimits(RateLimitConfig config, SharedBuckets buckets, DatabaseAvailability database) {
+        Map<RequestClass, RateLimiter.Limit> limits = limits(config);
+        this.local = config.enabled() && !config.shared() ? new RateLimiter(limits) : null;
+        this.shared = config.enabled() && config.shared()
+                ? new LeasedLimiter(limits, buckets::lease, this::sharedFailed, this::sharedAnswered) : null;
+        this.buckets = buckets;
+        this.database = database;
+        // A row idle this long is full again: forgetting it changes nothing.
+        double refill = limits.values().stream().mapToDouble(l -> l.burst() / l.perSecond()).max().orElse(0);
+        this.idle = Duration.ofSeconds((long) Math.ceil(refill)).plusMinutes(1);
     }
 
     /** Takes one request of this class from the caller's allowance, or fails with RateLimited. */
-    public void check(Caller caller, RequestClass requestClass) {
-        if (limiter == null) {
+    public Uni<Void> check(Caller caller, RequestClass requestClass) {
+        if (local != null) {
+            return answer(requestClass, local.acquire(caller.tenant(), caller.subject(), requestClass, System.nanoTime()));
+        }
+        if (shared == null) {
+            return Uni.createFrom().voidItem();
+        }
+        long now = System.nanoTime();
+        if (database.isDown()) {
+            return answer(requestClass, shared.acquireLocally(caller.tenant(), caller.subject(), requestClass, now));
+        }
+        return shared.acquire(caller.tenant(), caller.subject(), requestClass, now).chain(wait -> answer(requestClass, wait));
+    }
+
+    private static Uni<Void> answer(RequestClass requestClass, Optional<Duration> wait) {
+        if (wait.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        // Whole milliseconds, rounded up: a caller that waits exactly this long finds its token there.
+        return Uni.createFrom().failure(new A2AException.RateLimited(requestClass.key(),
+                Duration.ofMillis((wait.get().toNanos() + 999_999) / 1_000_000)));
+    }
+
+    private void sharedFailed(Throwable failure) {
+        if (sharedUnreachable.compareAndSet(false, true)) {
+            LOG.warnf("Shared rate limits cannot be reached (%s); this replica applies its own limits until they can",
+                    failure.getMessage());
+        }
+    }
+
+    private void sharedAnswered() {
+        if (sharedUnreachable.compareAndSet(true, false)) {
+            LOG.info("Shared rate limits reachable again");
+        }
+    }
+
+    void start(@Observes StartupEvent ignored) {
+        if (shared == null) {
             return;
         }
-        Optional<Duration> wait = limiter.acquire(caller.tenant(), caller.subject(), requestClass, System.nanoTime());
-        if (wait.isPresent()) {
-            // Whole milliseconds, rounded up: a caller that waits exactly this long finds its token there.
-            throw new A2AException.RateLimited(requestClass.key(), Duration.ofMillis((wait.get().toNanos() + 999_999) / 1_000_000));
+        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "a2a-rate-limit-sweeper");
+            thread.setDaemon(true);
+            return thread;
+        });
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                VertxContextSupport.subscribeAndAwait(() -> buckets.forgetIdle(idle));
+            } catch (Throwable e) {
+                LOG.debugf("Idle rate-limit buckets not swept this time: %s", e.getMessage());
+            }
+        }, SWEEP_INTERVAL.toMillis(), SWEEP_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent ignored) {
+        if (sweeper != null) {
+            sweeper.shutdown(); // a sweep in progress is one short DELETE: let it end, never interrupt it mid-commit
         }
     }
 
