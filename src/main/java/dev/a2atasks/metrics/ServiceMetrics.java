@@ -40,6 +40,7 @@ public class ServiceMetrics {
     private final Map<RequestClass, Counter> rateLimited = new EnumMap<>(RequestClass.class);
     private final Map<String, Timer> requests = new ConcurrentHashMap<>();
     private final Map<String, Counter> transitions = new ConcurrentHashMap<>();
+    private final Map<String, Counter> admissionRefusals = new ConcurrentHashMap<>();
     private final AtomicInteger subscribers;
 
     /**
@@ -83,6 +84,14 @@ public class ServiceMetrics {
                 .tags("binding", binding, "operation", operation, "outcome", outcome)
                 .serviceLevelObjectives(LATENCY_BUCKETS).register(registry))
                 .record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /** A request refused before any operation: missing or bad credentials, an unsupported A2A version. */
+    public void refusedAtAdmission(String binding, ErrorKind kind) {
+        String reason = kind.name().toLowerCase(Locale.ROOT);
+        admissionRefusals.computeIfAbsent(binding + '|' + reason, k -> Counter.builder("a2a.admission.refusals")
+                .description("Requests refused before any operation (credentials, A2A version), by binding and error kind")
+                .tags("binding", binding, "outcome", reason).register(registry)).increment();
     }
 
     /** A ListTasks page answered. */

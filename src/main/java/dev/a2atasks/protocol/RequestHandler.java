@@ -72,7 +72,8 @@ public class RequestHandler implements A2AOperations {
     @Override
     public Uni<TaskPage> listTasks(CallContext call, ListTasksParams params) {
         // A page token, even one that will be refused, says the caller means to continue a walk.
-        RequestClass requestClass = params.pageToken() == null || params.pageToken().isEmpty() ? RequestClass.WALK_START : RequestClass.PAGE;
+        RequestClass requestClass = params.pageToken() == null || params.pageToken().isEmpty()
+                ? RequestClass.WALK_START : RequestClass.PAGE;
         return call(call, A2AMethod.LIST_TASKS, requestClass, () -> tasks.listTasks(call.caller(), params));
     }
 
@@ -98,28 +99,28 @@ public class RequestHandler implements A2AOperations {
 
     @Override
     public Uni<TaskPushNotificationConfig> createTaskPushNotificationConfig(CallContext call, TaskPushNotificationConfig request) {
-        return call(call, A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE, () -> pushNotSupported(A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG));
+        return pushNotSupported(call, A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE);
     }
 
     @Override
     public Uni<TaskPushNotificationConfig> getTaskPushNotificationConfig(CallContext call, GetTaskPushNotificationConfigRequest request) {
-        return call(call, A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.OTHER, () -> pushNotSupported(A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG));
+        return pushNotSupported(call, A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.OTHER);
     }
 
     @Override
     public Uni<ListTaskPushNotificationConfigsResponse> listTaskPushNotificationConfigs(CallContext call,
             ListTaskPushNotificationConfigsRequest request) {
-        return call(call, A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS, RequestClass.OTHER, () -> pushNotSupported(A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS));
+        return pushNotSupported(call, A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS, RequestClass.OTHER);
     }
 
     @Override
     public Uni<Empty> deleteTaskPushNotificationConfig(CallContext call, DeleteTaskPushNotificationConfigRequest request) {
-        return call(call, A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE, () -> pushNotSupported(A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG));
+        return pushNotSupported(call, A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE);
     }
 
     @Override
     public Uni<AgentCard> getExtendedAgentCard(CallContext call, GetExtendedAgentCardRequest request) {
-        return call(call, A2AMethod.GET_EXTENDED_AGENT_CARD, RequestClass.OTHER, () -> unsupported(A2AMethod.GET_EXTENDED_AGENT_CARD));
+        return unsupported(call, A2AMethod.GET_EXTENDED_AGENT_CARD, RequestClass.OTHER);
     }
 
     /** Rate limit, then the operation, then its request metric. */
@@ -159,11 +160,13 @@ public class RequestHandler implements A2AOperations {
         }
     }
 
-    private <T> Uni<T> unsupported(A2AMethod method) {
-        return Uni.createFrom().failure(new A2AException.UnsupportedOperation(method.wireName()));
+    /** An operation not built yet: limited and counted like any other, then refused. */
+    private <T> Uni<T> unsupported(CallContext call, A2AMethod method, RequestClass requestClass) {
+        return call(call, method, requestClass, () -> Uni.createFrom().failure(new A2AException.UnsupportedOperation(method.wireName())));
     }
 
-    private <T> Uni<T> pushNotSupported(A2AMethod method) {
-        return Uni.createFrom().failure(new A2AException.PushNotificationNotSupported(method.wireName()));
+    private <T> Uni<T> pushNotSupported(CallContext call, A2AMethod method, RequestClass requestClass) {
+        return call(call, method, requestClass,
+                () -> Uni.createFrom().failure(new A2AException.PushNotificationNotSupported(method.wireName())));
     }
 }

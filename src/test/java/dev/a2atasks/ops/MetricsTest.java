@@ -92,6 +92,10 @@ class MetricsTest extends BindingTest {
         assertEquals(3, catchUp.getTasksCount());
         assertTrue(catchUp.getNextPageToken().isEmpty());
 
+        // A call with an expired credential never reaches an operation: counted at admission.
+        io.restassured.RestAssured.given().header("A2A-Version", "1.0").header("Authorization", "Bearer " + Tokens.expired("metered"))
+                .get("/tasks").then().statusCode(401);
+
         // GetTask: 5 of the 8 messages over HTTP+JSON, 2 over gRPC.
         assertEquals(5, rest.get(bearer, tenant, "m00", "5").getHistoryCount());
         assertEquals(2, api("GRPC").get(bearer, tenant, "m00", "2").getHistoryCount());
@@ -113,6 +117,7 @@ class MetricsTest extends BindingTest {
         delta.is(2, "a2a_requests_seconds_count", "binding", "HTTP+JSON", "operation", "ListTasks", "outcome", "invalid_params");
         delta.is(1, "a2a_requests_seconds_count", "binding", "HTTP+JSON", "operation", "GetTask", "outcome", "ok");
         delta.is(1, "a2a_requests_seconds_count", "binding", "GRPC", "operation", "GetTask", "outcome", "ok");
+        delta.is(1, "a2a_admission_refusals_total", "binding", "HTTP+JSON", "outcome", "unauthenticated");
         for (String requestClass : List.of("walk-start", "page", "get", "write", "other")) {
             delta.is(0, "a2a_rate_limit_refusals_total", "class", requestClass);
         }
