@@ -18,11 +18,11 @@ import dev.a2atasks.task.RequestValidator;
 import dev.a2atasks.task.TaskQueryService;
 import dev.a2atasks.task.read.TaskProtos;
 import dev.a2atasks.task.read.TaskReads;
+import dev.a2atasks.metrics.ServiceMetrics;
 import dev.a2atasks.task.store.ProtoJsonColumns;
 import dev.a2atasks.task.store.TaskEventEntity;
 import dev.a2atasks.task.store.TaskStates;
 import io.quarkus.hibernate.reactive.panache.Panache;
-import dev.a2atasks.metrics.ServiceMetrics;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.MultiEmitter;
@@ -53,13 +53,13 @@ public class TaskStreams {
 
     TaskStreams(RequestValidator validator, TaskReads reads, TaskQueryService queries, TaskSignals signals, Vertx vertx,
             @ConfigProperty(name = "a2a.stream.poll-interval", defaultValue = "1s") Duration poll, ServiceMetrics metrics) {
-        this.metrics = metrics;
         this.validator = validator;
         this.reads = reads;
         this.queries = queries;
         this.signals = signals;
         this.vertx = vertx;
         this.poll = poll;
+        this.metrics = metrics;
     }
 
     /** SubscribeToTask: the caller's task that is not terminal, followed live. */

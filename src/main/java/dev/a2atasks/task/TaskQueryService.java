@@ -38,12 +38,12 @@ public class TaskQueryService {
 
     TaskQueryService(RequestValidator validator, TaskPageQueries pages, TaskReads reads, HistoryTails history,
             PageTokenCodec tokens, ServiceMetrics metrics) {
-        this.metrics = metrics;
         this.validator = validator;
         this.pages = pages;
         this.reads = reads;
         this.history = history;
         this.tokens = tokens;
+        this.metrics = metrics;
     }
 
     public Uni<TaskPage> listTasks(Caller caller, ListTasksParams params) {
