@@ -41,8 +41,9 @@ public class AgentCards {
     private final byte[] json;
     private final String etag;
 
-    AgentCards(AgentCardConfig config, AgentExecutor agent) {
-        this.card = build(config, agent.outputModes());
+    AgentCards(AgentCardConfig config, AgentExecutor agent,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "a2a.push.enabled", defaultValue = "true") boolean push) {
+        this.card = build(config, agent.outputModes(), push);
         try {
             this.json = JsonFormat.printer().print(card).getBytes(StandardCharsets.UTF_8);
             this.etag = '"' + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json), 0, 16) + '"';
@@ -64,7 +65,7 @@ public class AgentCards {
         return etag;
     }
 
-    static AgentCard build(AgentCardConfig config, List<String> outputModes) {
+    static AgentCard build(AgentCardConfig config, List<String> outputModes, boolean pushNotifications) {
         String base = config.publicUrl().replaceAll("/+$", "");
         AgentCard.Builder card = AgentCard.newBuilder()
                 .setName(config.name())
@@ -79,7 +80,7 @@ public class AgentCards {
                 .addSupportedInterfaces(endpoint(config.grpcAddress().orElseGet(() -> hostPort(base)), "GRPC"))
                 .setCapabilities(AgentCapabilities.newBuilder()
                         .setStreaming(true)
-                        .setPushNotifications(false)
+                        .setPushNotifications(pushNotifications)
                         .setExtendedAgentCard(false)
                         .addExtensions(CatchUpHint.declaration(catchUpSkew(config), COMMIT_LAG_BOUND)))
                 .putSecuritySchemes(SECURITY_SCHEME, SecurityScheme.newBuilder()

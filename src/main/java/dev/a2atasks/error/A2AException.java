@@ -82,6 +82,19 @@ public abstract sealed class A2AException extends RuntimeException
             this.taskId = taskId;
         }
 
+        private TaskNotFound(String taskId, String message) {
+            super(ErrorKind.TASK_NOT_FOUND, message);
+            this.taskId = taskId;
+        }
+
+        /**
+         * A webhook registration the caller's own task does not have (spec §3.1.8: TaskNotFound).
+         * Only the task's owner can get this answer; anyone else gets the task's.
+         */
+        public static TaskNotFound pushConfig(String taskId, String configId) {
+            return new TaskNotFound(taskId, "Push notification config not found: " + configId + " (task " + taskId + ")");
+        }
+
         @Override
         public Map<String, String> metadata() {
             return Map.of("taskId", taskId);

@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.task.store.PushStore;
 import dev.a2atasks.task.store.TaskStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -12,6 +13,7 @@ import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.pubsub.PgSubscriber;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 
 /**
@@ -20,7 +22,9 @@ import jakarta.enterprise.event.Observes;
  * (the events themselves stay in the table); this process LISTENs on one dedicated connection,
  * reconnected every second while the database is away, and wakes the streams and blocking sends
  * waiting on that task. A missed notification costs latency only: every waiter also re-reads
- * on {@code a2a.stream.poll-interval}.
+ * on {@code a2a.stream.poll-interval}. The same connection LISTENs on
+ * {@value PushStore#OUTBOX_CHANNEL} and passes it on as a CDI event: a commit owes webhook
+ * deliveries, so the push worker looks now.
  */
 @ApplicationScoped
 public class EventNotifications {
@@ -29,17 +33,19 @@ public class EventNotifications {
 
     private final Vertx vertx;
     private final TaskSignals signals;
+    private final Event<PushStore.OutboxNotice> outboxNotices;
     private final Optional<String> url;
     private final Optional<String> user;
     private final Optional<String> password;
     private PgSubscriber subscriber;
 
-    EventNotifications(Vertx vertx, TaskSignals signals,
+    EventNotifications(Vertx vertx, TaskSignals signals, Event<PushStore.OutboxNotice> outboxNotices,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> url,
             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
             @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
         this.vertx = vertx;
         this.signals = signals;
+        this.outboxNotices = outboxNotices;
         this.url = url;
         this.user = user;
         this.password = password;
@@ -61,6 +67,7 @@ public class EventNotifications {
                 LOG.debugf("Ignored a notification that is not a task key: %s", payload.length() > 40 ? payload.substring(0, 40) : payload);
             }
         });
+        subscriber.channel(PushStore.OUTBOX_CHANNEL).handler(payload -> outboxNotices.fire(new PushStore.OutboxNotice()));
         subscriber.connect().onFailure(e -> LOG.warnf("LISTEN %s not connected yet (retrying every second): %s",
                 TaskStore.EVENTS_CHANNEL, e.toString()));
     }

@@ -20,6 +20,7 @@ import dev.a2atasks.proto.v1.SendMessageResponse;
 import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.protocol.CallContext;
+import dev.a2atasks.push.PushConfigs;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.RequestValidator;
 import dev.a2atasks.task.SendMessageCommand;
@@ -27,6 +28,7 @@ import dev.a2atasks.task.TaskQueryService;
 import dev.a2atasks.task.read.TaskProtos;
 import dev.a2atasks.task.read.TaskReads;
 import dev.a2atasks.task.read.TaskView;
+import dev.a2atasks.task.store.PushConfigEntity;
 import dev.a2atasks.task.store.TaskStates;
 import dev.a2atasks.task.store.TaskStore;
 import io.smallrye.mutiny.Multi;
@@ -51,12 +53,13 @@ public class MessageService {
     private final AgentRunner runner;
     private final TaskSignals signals;
     private final TaskStreams streams;
+    private final PushConfigs push;
     private final Duration blockingTimeout;
     /** How often a blocking SendMessage re-reads its task without a wake-up (a change made by another replica). */
     private final Duration poll;
 
     MessageService(RequestValidator validator, TaskStore store, TaskReads reads, TaskQueryService queries, AgentRunner runner,
-            TaskSignals signals, TaskStreams streams,
+            TaskSignals signals, TaskStreams streams, PushConfigs push,
             @ConfigProperty(name = "a2a.agent.blocking-timeout", defaultValue = "60s") Duration blockingTimeout,
             @ConfigProperty(name = "a2a.stream.poll-interval", defaultValue = "1s") Duration poll) {
         this.validator = validator;
@@ -66,6 +69,7 @@ public class MessageService {
         this.runner = runner;
         this.signals = signals;
         this.streams = streams;
+        this.push = push;
         this.blockingTimeout = blockingTimeout;
         this.poll = poll;
     }
@@ -118,11 +122,19 @@ public class MessageService {
                     : A2AException.invalidParam("tenant", "tenant must be the caller's own tenant or empty"));
         }
         checkOutputModes(command.acceptedOutputModes());
+        if (command.pushConfig() != null && !push.enabled()) {
+            throw new A2AException.PushNotificationNotSupported("SendMessage");
+        }
         Message message = command.message();
-        Uni<TaskStore.Accepted> accepted = command.taskId() == null
-                ? store.submit(caller, UUID.randomUUID().toString(),
-                        command.contextId() != null ? command.contextId() : UUID.randomUUID().toString(), message, runner.lease())
-                : store.continueWith(caller, command.taskId(), command.contextId(), message, runner.lease());
+        String taskId = command.taskId() != null ? command.taskId() : UUID.randomUUID().toString();
+        // A webhook registered with the message is judged and sealed first, then stored in the
+        // message's transaction: the task's first event is already owed to it.
+        Uni<PushConfigEntity> registration = command.pushConfig() == null ? Uni.createFrom().nullItem()
+                : push.prepare(caller, command.pushConfig(), taskId, "configuration.taskPushNotificationConfig.url");
+        Uni<TaskStore.Accepted> accepted = registration.chain(config -> command.taskId() == null
+                ? store.submit(caller, taskId, command.contextId() != null ? command.contextId() : UUID.randomUUID().toString(),
+                        message, runner.lease(), config)
+                : store.continueWith(caller, taskId, command.contextId(), message, runner.lease(), config, push.maxPerTask()));
         return accepted.map(task -> new Started(caller, command, task, task.duplicate() ? null
                 : runner.start(task.taskPk(), new AgentRequest(caller, task.taskId(), task.contextId(),
                         message.toBuilder().setTaskId(task.taskId()).setContextId(task.contextId()).build(), task.created(),

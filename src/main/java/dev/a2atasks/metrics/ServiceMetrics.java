@@ -42,6 +42,8 @@ public class ServiceMetrics {
     private final Map<String, Counter> transitions = new ConcurrentHashMap<>();
     private final Map<String, Counter> admissionRefusals = new ConcurrentHashMap<>();
     private final AtomicInteger subscribers;
+    private final Map<String, Counter> pushDeliveries = new ConcurrentHashMap<>();
+    private final Timer pushLag;
 
     /**
      * @param enabled {@code a2a.metrics.enabled}: false records nothing (every meter is a no-op of
@@ -51,26 +53,34 @@ public class ServiceMetrics {
             @org.eclipse.microprofile.config.inject.ConfigProperty(name = "a2a.metrics.enabled", defaultValue = "true") boolean enabled) {
         this.registry = enabled ? registry : new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
         walksStarted = Counter.builder("a2a.list.walks.started")
-                .description("ListTasks requests without pageToken that were answered: walks begun, dashboard polls").register(registry);
-        pages = Counter.builder("a2a.list.pages").description("ListTasks pages answered, first pages included").register(registry);
-        rows = Counter.builder("a2a.list.rows").description("Tasks returned by ListTasks").register(registry);
+                .description("ListTasks requests without pageToken that were answered: walks begun, dashboard polls").register(this.registry);
+        pages = Counter.builder("a2a.list.pages").description("ListTasks pages answered, first pages included").register(this.registry);
+        rows = Counter.builder("a2a.list.rows").description("Tasks returned by ListTasks").register(this.registry);
         catchUpRequests = Counter.builder("a2a.list.catch.up.requests")
                 .description("ListTasks pages answered for a request with statusTimestampAfter (catch-up passes, mirrors)")
-                .register(registry);
+                .register(this.registry);
         totalSize = Timer.builder("a2a.list.total.size")
                 .description("totalSize computations (first pages of walks longer than one page) and their duration")
-                .serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
-        historyRows = Counter.builder("a2a.get.task.history.rows").description("History messages returned by GetTask").register(registry);
-        tasksCreated = Counter.builder("a2a.tasks.created").description("Tasks created by SendMessage").register(registry);
+                .serviceLevelObjectives(LATENCY_BUCKETS).register(this.registry);
+        historyRows = Counter.builder("a2a.get.task.history.rows").description("History messages returned by GetTask").register(this.registry);
+        tasksCreated = Counter.builder("a2a.tasks.created").description("Tasks created by SendMessage").register(this.registry);
         for (PageTokenCodec.Refusal reason : PageTokenCodec.Refusal.values()) {
             tokenRefusals.put(reason, Counter.builder("a2a.page.token.refusals").tag("reason", reason.label())
-                    .description("Page tokens refused, by reason").register(registry));
+                    .description("Page tokens refused, by reason").register(this.registry));
         }
         for (RequestClass requestClass : RequestClass.values()) {
             rateLimited.put(requestClass, Counter.builder("a2a.rate.limit.refusals").tag("class", requestClass.key())
-                    .description("Requests refused by a per-caller rate limit, by request class").register(registry));
+                    .description("Requests refused by a per-caller rate limit, by request class").register(this.registry));
         }
-        subscribers = registry.gauge("a2a.stream.subscribers", new AtomicInteger());
+        subscribers = this.registry.gauge("a2a.stream.subscribers", new AtomicInteger());
+        for (String outcome : new String[] { "delivered", "retry", "dead" }) {
+            pushDeliveries.put(outcome, Counter.builder("a2a.push.deliveries").tag("outcome", outcome)
+                    .description("Webhook delivery attempts by outcome: delivered (2xx), retry (failed, to be retried), dead (given up)")
+                    .register(this.registry));
+        }
+        pushLag = Timer.builder("a2a.push.delivery.lag")
+                .description("From a task event's commit to its webhook's 2xx answer, per delivered event")
+                .serviceLevelObjectives(LATENCY_BUCKETS).register(this.registry);
     }
 
     /**
@@ -184,5 +194,16 @@ public class ServiceMetrics {
 
     public void subscriberLeft() {
         subscribers.decrementAndGet();
+    }
+
+    /** A webhook answered 2xx: the event reached it {@code lag} after it was committed. */
+    public void pushDelivered(Duration lag) {
+        pushDeliveries.get("delivered").increment();
+        pushLag.record(lag.isNegative() ? Duration.ZERO : lag);
+    }
+
+    /** A delivery attempt failed; {@code dead}: it was the last one. */
+    public void pushFailed(boolean dead) {
+        pushDeliveries.get(dead ? "dead" : "retry").increment();
     }
 }

@@ -15,10 +15,20 @@ class PageTokens {
 
     private static final Logger LOG = Logger.getLogger(PageTokens.class);
 
+    /**
+     * The service's key ring, one per process: it seals page tokens and (under a key derived per
+     * purpose) the secrets of webhook registrations.
+     */
     @Produces
     @Singleton
-    PageTokenCodec codec(PagingConfig config, TimeSource time) {
-        return new PageTokenCodec(keyRing(config), config.ttl(), time::now);
+    KeyRing ring(PagingConfig config) {
+        return keyRing(config);
+    }
+
+    @Produces
+    @Singleton
+    PageTokenCodec codec(KeyRing ring, PagingConfig config, TimeSource time) {
+        return new PageTokenCodec(ring, config.ttl(), time::now);
     }
 
     /** Builds the codec at start-up, so a production instance without keys fails before serving. */

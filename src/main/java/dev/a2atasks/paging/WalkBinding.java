@@ -25,10 +25,8 @@ public final class WalkBinding {
     /** Each value is length-prefixed, so no two different inputs can encode alike. */
     public static WalkBinding of(String tenant, String subject, String contextId, String status,
             Long statusTimestampAfterMicros, int historyLength, boolean includeArtifacts) {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
-            DataOutputStream out = new DataOutputStream(bytes);
-            out.writeByte(1); // layout version
+        return digest(out -> {
+            out.writeByte(1); // layout version: ListTasks walks
             writeNullable(out, tenant);
             writeNullable(out, subject);
             writeNullable(out, contextId);
@@ -37,6 +35,31 @@ public final class WalkBinding {
             out.writeLong(statusTimestampAfterMicros == null ? 0 : statusTimestampAfterMicros);
             out.writeInt(historyLength);
             out.writeBoolean(includeArtifacts);
+        });
+    }
+
+    /**
+     * A walk over one task's webhook registrations: bound to the caller and the task. Its own
+     * layout version keeps it apart from every ListTasks binding, so neither kind of token is
+     * accepted by the other operation.
+     */
+    public static WalkBinding ofPushConfigs(String tenant, String subject, String taskId) {
+        return digest(out -> {
+            out.writeByte(2); // layout version: push-config walks
+            writeNullable(out, tenant);
+            writeNullable(out, subject);
+            writeNullable(out, taskId);
+        });
+    }
+
+    private interface Fields {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    private static WalkBinding digest(Fields fields) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+            fields.write(new DataOutputStream(bytes));
             byte[] sha = MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray());
             return new WalkBinding(Arrays.copyOf(sha, LENGTH));
         } catch (IOException e) {

@@ -23,6 +23,7 @@ import dev.a2atasks.proto.v1.SendMessageResponse;
 import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
 import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
+import dev.a2atasks.push.PushConfigs;
 import dev.a2atasks.ratelimit.RateLimits;
 import dev.a2atasks.ratelimit.RequestClass;
 import dev.a2atasks.task.GetTaskParams;
@@ -36,10 +37,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * The service behind {@link A2AOperations}. The reads are served by the task read model,
- * SendMessage and CancelTask by the {@link MessageService} (store, agent, waiting); every
- * operation not built yet answers here, and only here: UnsupportedOperation, except the
- * push-notification config operations, which answer PushNotificationNotSupported while the Agent
- * Card says {@code pushNotifications: false} (spec §3.3.4).
+ * SendMessage and CancelTask by the {@link MessageService} (store, agent, waiting), the
+ * push-notification config operations by {@link PushConfigs} (PushNotificationNotSupported while
+ * push is off and the Agent Card says {@code pushNotifications: false}, spec §3.3.4); every
+ * operation not built yet answers here, and only here: UnsupportedOperation.
  *
  * <p>Every operation passes the same two steps here, whatever its binding: the caller's rate
  * limit for the operation's {@link RequestClass} (before any work), and the request metric
@@ -53,13 +54,16 @@ public class RequestHandler implements A2AOperations {
     private final TaskQueryService tasks;
     private final MessageService messages;
     private final TaskStreams streams;
+    private final PushConfigs push;
     private final RateLimits limits;
     private final ServiceMetrics metrics;
 
-    RequestHandler(TaskQueryService tasks, MessageService messages, TaskStreams streams, RateLimits limits, ServiceMetrics metrics) {
+    RequestHandler(TaskQueryService tasks, MessageService messages, TaskStreams streams, PushConfigs push, RateLimits limits,
+            ServiceMetrics metrics) {
         this.tasks = tasks;
         this.messages = messages;
         this.streams = streams;
+        this.push = push;
         this.limits = limits;
         this.metrics = metrics;
     }
@@ -99,23 +103,23 @@ public class RequestHandler implements A2AOperations {
 
     @Override
     public Uni<TaskPushNotificationConfig> createTaskPushNotificationConfig(CallContext call, TaskPushNotificationConfig request) {
-        return pushNotSupported(call, A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE);
+        return push(call, A2AMethod.CREATE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE, () -> push.create(call.caller(), request));
     }
 
     @Override
     public Uni<TaskPushNotificationConfig> getTaskPushNotificationConfig(CallContext call, GetTaskPushNotificationConfigRequest request) {
-        return pushNotSupported(call, A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.OTHER);
+        return push(call, A2AMethod.GET_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.OTHER, () -> push.get(call.caller(), request));
     }
 
     @Override
     public Uni<ListTaskPushNotificationConfigsResponse> listTaskPushNotificationConfigs(CallContext call,
             ListTaskPushNotificationConfigsRequest request) {
-        return pushNotSupported(call, A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS, RequestClass.OTHER);
+        return push(call, A2AMethod.LIST_TASK_PUSH_NOTIFICATION_CONFIGS, RequestClass.OTHER, () -> push.list(call.caller(), request));
     }
 
     @Override
     public Uni<Empty> deleteTaskPushNotificationConfig(CallContext call, DeleteTaskPushNotificationConfigRequest request) {
-        return pushNotSupported(call, A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE);
+        return push(call, A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG, RequestClass.WRITE, () -> push.delete(call.caller(), request));
     }
 
     @Override
@@ -165,8 +169,9 @@ public class RequestHandler implements A2AOperations {
         return call(call, method, requestClass, () -> Uni.createFrom().failure(new A2AException.UnsupportedOperation(method.wireName())));
     }
 
-    private <T> Uni<T> pushNotSupported(CallContext call, A2AMethod method, RequestClass requestClass) {
-        return call(call, method, requestClass,
-                () -> Uni.createFrom().failure(new A2AException.PushNotificationNotSupported(method.wireName())));
+    /** A push-config operation: PushNotificationNotSupported while push is off ({@code a2a.push.enabled=false}). */
+    private <T> Uni<T> push(CallContext call, A2AMethod method, RequestClass requestClass, Supplier<Uni<T>> operation) {
+        return call(call, method, requestClass, () -> push.enabled() ? operation.get()
+                : Uni.createFrom().failure(new A2AException.PushNotificationNotSupported(method.wireName())));
     }
 }

@@ -18,6 +18,7 @@ import dev.a2atasks.proto.v1.Part;
 import dev.a2atasks.proto.v1.Role;
 import dev.a2atasks.proto.v1.SendMessageConfiguration;
 import dev.a2atasks.proto.v1.SendMessageRequest;
+import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.time.Timestamps;
 import dev.a2atasks.validation.Grammar;
@@ -148,9 +149,129 @@ public class RequestValidator {
                 historyLength = OptionalInt.of(configuration.getHistoryLength());
             }
         }
+        PushConfigCommand push = configuration.hasTaskPushNotificationConfig()
+                ? pushConfig(v, configuration.getTaskPushNotificationConfig(), "configuration.taskPushNotificationConfig.", false)
+                : null;
         v.throwIfAny();
         return new SendMessageCommand(tenant == null ? "" : tenant, taskId, contextId, message,
-                configuration.getAcceptedOutputModesList(), historyLength, configuration.getReturnImmediately());
+                configuration.getAcceptedOutputModesList(), historyLength, configuration.getReturnImmediately(), push);
+    }
+
+    /** Longest webhook URL accepted. */
+    public static final int MAX_URL_CHARS = 2048;
+    /** Longest token or credentials accepted; both travel in a request header. */
+    public static final int MAX_SECRET_CHARS = 4096;
+
+    /** CreateTaskPushNotificationConfig (spec §3.1.7): the task is named, the URL is required. */
+    public PushConfigCommand pushConfig(TaskPushNotificationConfig config) {
+        Violations v = new Violations(List.of());
+        PushConfigCommand command = pushConfig(v, config, "", true);
+        v.throwIfAny();
+        return command;
+    }
+
+    /** Get or Delete of one registration: tenant, task and registration ids. */
+    public PushConfigQuery pushConfigKey(String tenant, String taskId, String id) {
+        Violations v = new Violations(List.of());
+        String t = boundedText(v, "tenant", tenant);
+        String task = required(v, "taskId", taskId);
+        String config = required(v, "id", id);
+        v.throwIfAny();
+        return new PushConfigQuery(t == null ? "" : t, task, config, 0, null);
+    }
+
+    /** ListTaskPushNotificationConfigs: pageSize 0 (the proto default) means the default size. */
+    public PushConfigQuery listPushConfigs(String tenant, String taskId, int pageSize, String pageToken) {
+        Violations v = new Violations(List.of());
+        String t = boundedText(v, "tenant", tenant);
+        String task = required(v, "taskId", taskId);
+        Integer size = pageSize == 0 ? null : pageSize(v, OptionalInt.of(pageSize));
+        String token = pageToken(v, pageToken);
+        v.throwIfAny();
+        return new PushConfigQuery(t == null ? "" : t, task, null, size == null ? DEFAULT_PAGE_SIZE : size, token);
+    }
+
+    private static PushConfigCommand pushConfig(Violations v, TaskPushNotificationConfig config, String prefix, boolean taskRequired) {
+        String tenant = boundedText(v, prefix + "tenant", config.getTenant());
+        String taskId = taskRequired ? required(v, prefix + "taskId", config.getTaskId())
+                : boundedText(v, prefix + "taskId", config.getTaskId());
+        String id = boundedText(v, prefix + "id", config.getId());
+        java.net.URI url = webhookUrl(v, prefix + "url", config.getUrl());
+        String scheme = null;
+        String credentials = null;
+        if (config.hasAuthentication()) {
+            String field = prefix + "authentication.scheme";
+            scheme = blankToNull(config.getAuthentication().getScheme());
+            if (scheme == null) {
+                v.add(new FieldViolation(field, field + " is required when authentication is given"));
+            } else if (scheme.length() > 64 || !Grammar.isHttpToken(scheme)) {
+                v.add(new FieldViolation(field, field + " must be an HTTP authentication scheme name such as Bearer or Basic"));
+                scheme = null;
+            }
+            credentials = headerSecret(v, prefix + "authentication.credentials", config.getAuthentication().getCredentials());
+        }
+        String token = headerSecret(v, prefix + "token", config.getToken());
+        return url == null ? null : new PushConfigCommand(tenant == null ? "" : tenant, taskId, id, url, scheme, credentials, token);
+    }
+
+    /**
+     * An absolute http or https URL with a host and no user info (credentials in a URL would end
+     * up in logs; they belong in {@code authentication}). Whether its host may be called is
+     * decided on its addresses, by the push package, at registration and again at delivery.
+     */
+    private static java.net.URI webhookUrl(Violations v, String field, String value) {
+        String text = text(v, field, value);
+        if (text == null) {
+            if (!v.has(field)) {
+                v.add(new FieldViolation(field, field + " is required"));
+            }
+            return null;
+        }
+        String shape = field + " must be an absolute http or https URL with a host, at most " + MAX_URL_CHARS + " characters";
+        if (text.length() > MAX_URL_CHARS || Grammar.hasControlCharacter(text)) {
+            v.add(new FieldViolation(field, shape));
+            return null;
+        }
+        java.net.URI url;
+        try {
+            url = new java.net.URI(text);
+        } catch (java.net.URISyntaxException e) {
+            v.add(new FieldViolation(field, shape));
+            return null;
+        }
+        String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            v.add(new FieldViolation(field, field + " must use http or https"));
+            return null;
+        }
+        if (url.getHost() == null || url.getHost().isEmpty() || url.isOpaque()) {
+            v.add(new FieldViolation(field, shape));
+            return null;
+        }
+        if (url.getRawUserInfo() != null) {
+            v.add(new FieldViolation(field, field + " must not carry user info; put credentials in authentication"));
+            return null;
+        }
+        return url;
+    }
+
+    /** Optional text that will be sent as a header value. Never echoed: it is a secret. */
+    private static String headerSecret(Violations v, String field, String value) {
+        String text = text(v, field, value);
+        if (text != null && (text.length() > MAX_SECRET_CHARS || !Grammar.isHeaderValue(text))) {
+            v.add(new FieldViolation(field, field + " must be at most " + MAX_SECRET_CHARS
+                    + " characters of visible ASCII (spaces inside only): it is sent as an HTTP header"));
+            return null;
+        }
+        return text;
+    }
+
+    private static String required(Violations v, String field, String value) {
+        String text = boundedText(v, field, value);
+        if (text == null && !v.has(field)) {
+            v.add(new FieldViolation(field, field + " is required"));
+        }
+        return text;
     }
 
     /** An id that names one task: CancelTask's and SubscribeToTask's. */

@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
+import dev.a2atasks.error.A2AException;
 import dev.a2atasks.error.FieldViolation;
+import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsRequest;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.time.Timestamps;
 import dev.a2atasks.validation.Grammar;
@@ -33,6 +35,24 @@ public final class TextParams {
                 historyLength(undecodable, historyLength),
                 timestamp(undecodable, "statusTimestampAfter", statusTimestampAfter),
                 bool(undecodable, "includeArtifacts", includeArtifacts), undecodable);
+    }
+
+    /**
+     * ListTaskPushNotificationConfigs from query text. A pageSize that is no int32 at all is
+     * refused here (no typed value can hold it); the validator judges every other value.
+     */
+    public static ListTaskPushNotificationConfigsRequest listPushConfigs(String tenant, String taskId, String pageSize, String pageToken) {
+        List<FieldViolation> undecodable = new ArrayList<>();
+        OptionalInt size = int32(undecodable, "pageSize", pageSize, 1, RequestValidator.MAX_PAGE_SIZE);
+        if (!undecodable.isEmpty()) {
+            throw A2AException.invalidParams(undecodable);
+        }
+        ListTaskPushNotificationConfigsRequest.Builder request = ListTaskPushNotificationConfigsRequest.newBuilder()
+                .setTenant(tenant == null ? "" : tenant).setTaskId(taskId == null ? "" : taskId)
+                .setPageToken(pageToken == null ? "" : pageToken);
+        // 0 reads as absent, as the proto default does on gRPC and JSON-RPC.
+        size.ifPresent(request::setPageSize);
+        return request.build();
     }
 
     public static GetTaskParams getTask(String tenant, String id, String historyLength) {

@@ -55,6 +55,39 @@ public final class Grammar {
     }
 
     /**
+     * Whether the value can be sent as an HTTP header value as it is: visible ASCII and spaces
+     * only, no leading or trailing space. A webhook's credentials and token travel in headers, so
+     * anything else (CR/LF above all: header injection) is refused when it is registered.
+     */
+    public static boolean isHeaderValue(String value) {
+        if (value.isEmpty() || value.charAt(0) == ' ' || value.charAt(value.length() - 1) == ' ') {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the value is an HTTP token (RFC 9110 §5.6.2): an authentication scheme's name, for one. */
+    public static boolean isHttpToken(String value) {
+        if (value.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Whether identity text (a claim) holds a control character: U+0000–U+001F or U+007F. Such a
      * value names nobody a person could have meant, and would travel into logs and SQL.
      */

@@ -25,20 +25,41 @@ import dev.a2atasks.support.GrpcChannels;
 import dev.a2atasks.support.Tokens;
 import io.grpc.StatusRuntimeException;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
 /**
- * Every A2A operation this service does not implement yet (the message, cancel and streaming
- * operations are: WritePathParityTest, StreamingTest) answers from the port, in one place,
- * with the same error on all three bindings: UnsupportedOperation, or PushNotificationNotSupported
- * for the push-notification config operations (the card says pushNotifications: false). Every
+ * Every A2A operation a deployment does not offer answers from the port, in one place, with the
+ * same error on all three bindings: UnsupportedOperation (GetExtendedAgentCard), or, with push
+ * notifications switched off ({@code a2a.push.enabled=false}, this profile),
+ * PushNotificationNotSupported for the push-notification config operations and a SendMessage
+ * that carries a webhook, while the card says pushNotifications: false. Every
  * HTTP+JSON route of spec §11.3 is served, including SubscribeToTask by POST, the streaming routes
  * under {@code Accept: text/event-stream}, and a custom method whose colon is percent-encoded.
  */
 @QuarkusTest
+@TestProfile(OperationsParityTest.PushOff.class)
 class OperationsParityTest extends BindingTest {
+
+    public static class PushOff implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("a2a.push.enabled", "false");
+        }
+    }
+
+    @Test
+    void withPushOffTheCardSaysSoAndAMessageCarryingAWebhookIsRefused() {
+        given().get("/.well-known/agent-card.json").then().statusCode(200)
+                .body("capabilities.pushNotifications", org.hamcrest.Matchers.equalTo(false));
+        Said said = rest(request().body("{\"message\":{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]},"
+                + "\"configuration\":{\"taskPushNotificationConfig\":{\"url\":\"https://203.0.113.7/hook\"}}}"), "POST", "/message:send");
+        assertEquals(new Said("FAILED_PRECONDITION", "Push notifications are not supported by this agent (SendMessage)",
+                "PUSH_NOTIFICATION_NOT_SUPPORTED"), said);
+    }
 
     private static final String BEARER = Tokens.valid("OperationsParityTest", "alice");
 

@@ -26,7 +26,7 @@ class AgentCardTest {
                 .body("supportedInterfaces.url", contains("http://localhost:8080/", "http://localhost:8080", "localhost:8080"))
                 .body("supportedInterfaces.protocolVersion", contains("1.0", "1.0", "1.0"))
                 .body("capabilities.streaming", equalTo(true))
-                .body("capabilities.pushNotifications", equalTo(false))
+                .body("capabilities.pushNotifications", equalTo(true))
                 .body("capabilities.extensions[0].uri", equalTo("https://a2a-tasks.dev/extensions/catch-up/v1"))
                 .body("defaultOutputModes", contains("text/plain"))
                 .body("securitySchemes.bearer.httpAuthSecurityScheme.scheme", equalTo("Bearer"))

@@ -3,6 +3,7 @@ package dev.a2atasks.binding.rest;
 import java.nio.charset.StandardCharsets;
 
 import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
@@ -19,6 +20,7 @@ import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsRequest;
 import dev.a2atasks.proto.v1.SendMessageRequest;
 import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.protocol.A2AOperations;
+import dev.a2atasks.task.TextParams;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
@@ -84,9 +86,9 @@ public class OperationsResource {
 
     @GET
     @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs")
-    public Uni<byte[]> listTaskPushNotificationConfigs(RoutingContext request, @RestPath String tenant, @RestPath String taskId) {
-        ListTaskPushNotificationConfigsRequest list = ListTaskPushNotificationConfigsRequest.newBuilder().setTenant(tenant(tenant))
-                .setTaskId(taskId).build();
+    public Uni<byte[]> listTaskPushNotificationConfigs(RoutingContext request, @RestPath String tenant, @RestPath String taskId,
+            @RestQuery String pageSize, @RestQuery String pageToken) {
+        ListTaskPushNotificationConfigsRequest list = TextParams.listPushConfigs(tenant(tenant), taskId, pageSize, pageToken);
         return calls.call(request, c -> port.listTaskPushNotificationConfigs(c, list)).map(OperationsResource::json);
     }
 

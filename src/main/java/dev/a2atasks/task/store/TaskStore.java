@@ -305,7 +305,7 @@ public class TaskStore {
 
     /** A new task for a user's message: SUBMITTED, the message its first history entry, leased to the process that will run it. */
     @WithTransaction
-    public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message, Lease lease) {
+    public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message, Lease lease, PushConfigEntity push) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         TaskEntity row = new TaskEntity();
         row.tenant = owner.tenant();
@@ -319,6 +319,7 @@ public class TaskStore {
         applyStatus(row, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED).build(), now);
         return row.<TaskEntity>persist()
                 .chain(saved -> toEntity(saved.pk, 0, message, now).persist())
+                .chain(() -> push == null ? Uni.createFrom().voidItem() : push.persist().replaceWithVoid())
                 .invoke(metrics::taskCreated)
                 .replaceWith(() -> new Accepted(row.pk, taskId, contextId, true, false));
     }
@@ -329,7 +330,8 @@ public class TaskStore {
      * the task is WORKING again, so a blocking caller waits for the agent's answer to it.
      */
     @WithTransaction
-    public Uni<Accepted> continueWith(Caller owner, String taskId, String contextId, Message message, Lease lease) {
+    public Uni<Accepted> continueWith(Caller owner, String taskId, String contextId, Message message, Lease lease,
+            PushConfigEntity push, int maxPushConfigs) {
         return lockTask(owner, taskId).chain(task -> MessageEntity.count("taskPk = ?1 and messageId = ?2", task.pk, message.getMessageId())
                 .chain(existing -> {
                     Accepted accepted = new Accepted(task.pk, task.id, task.contextId, false, existing > 0);
@@ -345,7 +347,9 @@ public class TaskStore {
                     }
                     task.leaseOwner = lease.owner();
                     task.leaseExpiresAt = lease.expiry();
-                    return appendLocked(task, message)
+                    // Registered before the status change below, so that change is already owed to it.
+                    Uni<?> registered = push == null ? Uni.createFrom().voidItem() : PushStore.saveLocked(push, maxPushConfigs);
+                    return registered.chain(() -> appendLocked(task, message))
                             .chain(() -> changeStatus(task, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_WORKING).build()))
                             .replaceWith(accepted);
                 }));
@@ -519,8 +523,11 @@ public class TaskStore {
         row.createdAt = OffsetDateTime.now(ZoneOffset.UTC);
         // NOTIFY is transactional: delivered on commit, never for a rolled-back change, and collapsed
         // with identical ones of the same transaction. Small by design: subscribers read the rows.
-        return row.persist().chain(() -> Panache.getSession().chain(session -> session
-                .createNativeQuery("SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1)")
+        // The push channel is told only when the event is owed to a webhook.
+        return row.persist().chain(() -> PushStore.enqueue(task, row.seq)).chain(owed -> Panache.getSession().chain(session -> session
+                .createNativeQuery(owed > 0
+                        ? "SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1), pg_notify('" + PushStore.OUTBOX_CHANNEL + "', '')"
+                        : "SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1)")
                 .setParameter(1, Long.toString(task.pk))
                 .getSingleResult())).replaceWithVoid();
     }
@@ -555,7 +562,7 @@ public class TaskStore {
                 .map(rows -> rows.isEmpty() ? null : rows.get(0)); // (tenant, owner, id) is unique: at most one row
     }
 
-    private static Uni<TaskEntity> lockTask(Caller owner, String taskId) {
+    static Uni<TaskEntity> lockTask(Caller owner, String taskId) {
         return findLocked(owner, taskId)
                 .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(taskId));
     }

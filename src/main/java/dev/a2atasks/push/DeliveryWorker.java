@@ -1,0 +1,261 @@
+package dev.a2atasks.push;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import dev.a2atasks.db.DatabaseAvailability;
+import dev.a2atasks.metrics.ServiceMetrics;
+import dev.a2atasks.task.store.PushConfigEntity;
+import dev.a2atasks.task.store.PushDeliveryEntity;
+import dev.a2atasks.task.store.PushStore;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/**
+ * Every replica runs one: it claims due outbox rows (leased, {@code FOR UPDATE SKIP LOCKED}),
+ * POSTs each event to its webhook (spec §4.3.3: the StreamResponse as {@code application/a2a+json},
+ * {@code Authorization: <scheme> <credentials>}, the token as {@code X-A2A-Notification-Token}),
+ * and records the outcome: delivered rows are deleted, failed ones retried with exponential
+ * backoff and jitter, then marked DEAD (logged and counted) after
+ * {@code a2a.push.retry.max-attempts} or {@code max-age}.
+ *
+ * <p>At least once: a delivery whose answer was lost, or whose worker died mid-POST, is made again
+ * (receivers dedupe on {@code X-A2A-Delivery-Id}). Nothing is lost to a restart: rows wait in the
+ * table. Woken by the outbox's NOTIFY on commit; polls every {@code a2a.push.poll-interval} for
+ * rows other replicas scheduled; wakes itself when one of its own retries is due.
+ */
+@ApplicationScoped
+public class DeliveryWorker {
+
+    private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
+    static final String TOKEN_HEADER = "X-A2A-Notification-Token";
+    static final String DELIVERY_ID_HEADER = "X-A2A-Delivery-Id";
+
+    private final Outbox outbox;
+    private final WebhookGuard guard;
+    private final SecretBox secrets;
+    private final ServiceMetrics metrics;
+    private final PushSettings settings;
+    private final Vertx vertx;
+    private final Backoff backoff;
+    /** The lease owner of this process run: a restarted process never takes an old lease for its own. */
+    private final String leaseOwner;
+    private final ConcurrentLinkedQueue<Outbox.Attempt> finished = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Object wakeup = new Object();
+    private boolean woken;
+    private volatile boolean stopping;
+    private WebhookClient client;
+    private Thread thread;
+    private OffsetDateTime ownRetryDue;
+
+    DeliveryWorker(Outbox outbox, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
+            @ConfigProperty(name = "a2a.instance-id") Optional<String> instance) {
+        this.outbox = outbox;
+        this.guard = guard;
+        this.secrets = secrets;
+        this.metrics = metrics;
+        this.settings = settings;
+        this.vertx = vertx;
+        this.backoff = new Backoff(settings.retry().initialDelay(), settings.retry().maxDelay(),
+                () -> ThreadLocalRandom.current().nextDouble());
+        this.leaseOwner = instance.filter(s -> !s.isBlank()).orElse("a2a") + "/push-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    void start(@Observes StartupEvent ignored) {
+        if (!settings.enabled()) {
+            return;
+        }
+        client = new WebhookClient(vertx, settings.timeout(), settings.maxResponseBytes());
+        thread = new Thread(this::run, "a2a-push-worker");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** A commit owed deliveries (this replica's or another's): look now rather than at the next poll. */
+    void owed(@Observes PushStore.OutboxNotice notice) {
+        wake();
+    }
+
+    /** Lets deliveries in flight end (up to the timeout) and records them, then gives back unattempted leases. */
+    void stop(@Observes ShutdownEvent ignored) {
+        if (thread == null) {
+            return;
+        }
+        stopping = true;
+        wake();
+        try {
+            thread.join(settings.timeout().toMillis() + 5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        client.close();
+    }
+
+    private void wake() {
+        synchronized (wakeup) {
+            woken = true;
+            wakeup.notifyAll();
+        }
+    }
+
+    private void run() {
+        while (!stopping || inFlight.get() > 0) {
+            try {
+                boolean busy = recordFinished();
+                if (!stopping) {
+                    busy |= claimAndSend();
+                }
+                if (!busy) {
+                    sleep();
+                }
+            } catch (Throwable e) {
+                if (stopping) {
+                    LOG.debugf("Push worker stopping: %s", e);
+                } else if (DatabaseAvailability.isOutage(e)) {
+                    LOG.debugf("Push worker paused: database unreachable");
+                } else {
+                    LOG.errorf(e, "Push worker round failed; it goes on at the next round");
+                }
+                sleep();
+            }
+        }
+        try {
+            recordFinished();
+            VertxContextSupport.subscribeAndAwait(() -> outbox.release(leaseOwner));
+        } catch (Throwable e) {
+            LOG.debugf("Push worker could not give back its leases at shutdown (they expire): %s", e);
+        }
+    }
+
+    /** Records the attempts that ended since the last round; true when there were any. */
+    private boolean recordFinished() throws Throwable {
+        List<Outbox.Attempt> attempts = new ArrayList<>();
+        for (Outbox.Attempt a; (a = finished.poll()) != null;) {
+            attempts.add(a);
+        }
+        if (attempts.isEmpty()) {
+            return false;
+        }
+        Outbox.Recorded recorded = VertxContextSupport.subscribeAndAwait(() -> outbox.record(leaseOwner, attempts, backoff,
+                settings.retry().maxAttempts(), settings.retry().maxAge()));
+        for (int i = 0; i < recorded.retried(); i++) {
+            metrics.pushFailed(false);
+        }
+        for (PushDeliveryEntity dead : recorded.dead()) {
+            metrics.pushFailed(true);
+            LOG.warnf("Push delivery given up after %d attempt(s): task %s, config %s, event %d; last error: %s",
+                    dead.attempts, dead.taskId, dead.configId, dead.eventSeq, dead.lastError);
+        }
+        OffsetDateTime soonest = recorded.soonestRetry();
+        if (soonest != null) {
+            // One of ours is due again: wake for it rather than waiting for a poll.
+            ownRetryDue = ownRetryDue == null || soonest.isBefore(ownRetryDue) ? soonest : ownRetryDue;
+        }
+        return true;
+    }
+
+    /** Claims what is due, up to the free capacity, and starts each POST; true when it claimed any. */
+    private boolean claimAndSend() throws Throwable {
+        int free = settings.maxInFlight() - inFlight.get();
+        if (free <= 0) {
+            return false;
+        }
+        Duration lease = settings.timeout().multipliedBy(2).plusSeconds(10);
+        List<Outbox.Claimed> claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, lease));
+        for (Outbox.Claimed delivery : claimed) {
+            inFlight.incrementAndGet();
+            send(delivery);
+        }
+        return !claimed.isEmpty();
+    }
+
+    private void send(Outbox.Claimed delivery) {
+        PushConfigEntity config = delivery.config();
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/a2a+json");
+        headers.put("User-Agent", "a2a-tasks");
+        headers.put(DELIVERY_ID_HEADER, config.taskId + "/" + config.id + "/" + delivery.key().eventSeq);
+        try {
+            if (config.authScheme != null) {
+                headers.put("Authorization", config.credentialsSealed == null ? config.authScheme
+                        : config.authScheme + " " + secrets.open(config.credentialsSealed, PushConfigs.place(config, "credentials")));
+            }
+            if (config.tokenSealed != null) {
+                headers.put(TOKEN_HEADER, secrets.open(config.tokenSealed, PushConfigs.place(config, "token")));
+            }
+        } catch (SecretBox.Unreadable e) {
+            done(new Outbox.Attempt(delivery.key(), false, "credentials unavailable: " + e.getMessage()));
+            return;
+        }
+        URI url = URI.create(config.url);
+        byte[] body = delivery.payloadJson().getBytes(StandardCharsets.UTF_8);
+        guard.check(url).subscribe().with(
+                addresses -> post(delivery, url, addresses.get(0), body, headers),
+                refused -> done(new Outbox.Attempt(delivery.key(), false, refused instanceof WebhookGuard.Refused
+                        ? "refused: " + refused.getMessage() : "address check failed: " + refused.getClass().getSimpleName())));
+    }
+
+    private void post(Outbox.Claimed delivery, URI url, InetAddress address, byte[] body, Map<String, String> headers) {
+        client.post(url, address, body, headers).whenComplete((answer, failure) -> {
+            if (failure != null) {
+                done(new Outbox.Attempt(delivery.key(), false, "request failed: " + failure.getClass().getSimpleName()));
+            } else if (answer.delivered()) {
+                metrics.pushDelivered(Duration.between(delivery.eventCreatedAt(), OffsetDateTime.now(ZoneOffset.UTC)));
+                done(new Outbox.Attempt(delivery.key(), true, null));
+            } else {
+                done(new Outbox.Attempt(delivery.key(), false, answer.describe()));
+            }
+        });
+    }
+
+    private void done(Outbox.Attempt attempt) {
+        finished.add(attempt);
+        inFlight.decrementAndGet();
+        wake();
+    }
+
+    private void sleep() {
+        long waitMillis = settings.pollInterval().toMillis();
+        if (ownRetryDue != null) {
+            long untilRetry = Duration.between(OffsetDateTime.now(ZoneOffset.UTC), ownRetryDue).toMillis();
+            if (untilRetry <= 0) {
+                ownRetryDue = null;
+                return;
+            }
+            waitMillis = Math.min(waitMillis, untilRetry);
+        }
+        synchronized (wakeup) {
+            if (!woken) {
+                try {
+                    wakeup.wait(Math.max(1, waitMillis));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    stopping = true;
+                }
+            }
+            woken = false;
+        }
+    }
+}

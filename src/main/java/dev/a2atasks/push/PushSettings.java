@@ -1,0 +1,68 @@
+package dev.a2atasks.push;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+/** Push notifications: {@code a2a.push.*}. */
+@ConfigMapping(prefix = "a2a.push")
+public interface PushSettings {
+
+    /**
+     * Push notifications on (the Agent Card says {@code pushNotifications: true}). Off: the four
+     * config operations answer PushNotificationNotSupported and no delivery worker runs.
+     */
+    @WithDefault("true")
+    boolean enabled();
+
+    /**
+     * Exceptions to the address policy: CIDR ranges, addresses or host names that webhooks may
+     * use although they are loopback, private, link-local... Empty (no exceptions) by default.
+     */
+    @WithName("allow-list")
+    Optional<List<String>> allowList();
+
+    /** Per delivery: connect, send and answer within this. */
+    @WithDefault("10s")
+    Duration timeout();
+
+    /** A webhook's answer is read up to this many bytes, then the connection is dropped. */
+    @WithDefault("65536")
+    int maxResponseBytes();
+
+    /** Registrations per task. */
+    @WithDefault("10")
+    int maxConfigsPerTask();
+
+    /** How often a worker looks for due deliveries when nothing woke it. */
+    @WithDefault("1s")
+    Duration pollInterval();
+
+    /** Deliveries a worker has in flight at once. */
+    @WithDefault("64")
+    int maxInFlight();
+
+    Retry retry();
+
+    interface Retry {
+        /** The first retry's delay; each next one doubles, plus up to 25% jitter. */
+        @WithDefault("1s")
+        Duration initialDelay();
+
+        /** No delay grows beyond this. */
+        @WithDefault("5m")
+        Duration maxDelay();
+
+        /** Attempts in all (the first included) before a delivery is given up as dead. */
+        @WithDefault("12")
+        int maxAttempts();
+
+        /** A delivery not made this long after its event is given up as dead, whatever its attempts. */
+        @WithDefault("24h")
+        Duration maxAge();
+    }
+}

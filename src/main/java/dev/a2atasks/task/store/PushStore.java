@@ -1,0 +1,129 @@
+package dev.a2atasks.task.store;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import dev.a2atasks.auth.Caller;
+import dev.a2atasks.error.A2AException;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Webhook registrations as stored: written under the task's row lock (the same lock every task
+ * write takes, so a registration and the events it covers are ordered), read within the caller's
+ * scope only, and turned into outbox rows in the transaction of each event they cover.
+ */
+@ApplicationScoped
+public class PushStore {
+
+    /** The PostgreSQL channel on which a commit that owes deliveries is announced (no payload). */
+    public static final String OUTBOX_CHANNEL = "a2a_push_outbox";
+
+    /** A CDI event: a NOTIFY on {@link #OUTBOX_CHANNEL} arrived (some commit owes deliveries). */
+    public record OutboxNotice() {
+    }
+
+    /**
+     * Stores a registration of the caller's task, replacing one with the same id. A task holds at
+     * most {@code maxPerTask}; another caller's task is TaskNotFound.
+     */
+    @WithTransaction
+    public Uni<PushConfigEntity> save(Caller owner, PushConfigEntity config, int maxPerTask) {
+        return TaskStore.lockTask(owner, config.taskId).chain(task -> saveLocked(config, maxPerTask));
+    }
+
+    /** The same, inside a transaction that already holds the task's lock (SendMessage's). */
+    static Uni<PushConfigEntity> saveLocked(PushConfigEntity config, int maxPerTask) {
+        PushConfigEntity.Key key = new PushConfigEntity.Key(config.tenant, config.owner, config.taskId, config.id);
+        return PushConfigEntity.<PushConfigEntity>findById(key).chain(existing -> {
+            if (existing != null) {
+                existing.url = config.url;
+                existing.authScheme = config.authScheme;
+                existing.tokenSealed = config.tokenSealed;
+                existing.credentialsSealed = config.credentialsSealed;
+                existing.sealedWith = config.sealedWith;
+                return Uni.createFrom().item(existing);
+            }
+            return PushConfigEntity.count("tenant = ?1 and owner = ?2 and taskId = ?3", config.tenant, config.owner, config.taskId)
+                    .chain(count -> {
+                        if (count >= maxPerTask) {
+                            return Uni.createFrom().failure(A2AException.invalidParam("id",
+                                    "task " + config.taskId + " already has " + count + " push notification configs, the most a task may have"));
+                        }
+                        return config.<PushConfigEntity>persist();
+                    });
+        });
+    }
+
+    /** One registration of the caller's task; TaskNotFound for the task, or for the registration. */
+    @WithSession
+    public Uni<PushConfigEntity> find(Caller owner, String taskId, String id) {
+        return PushConfigEntity.<PushConfigEntity>findById(new PushConfigEntity.Key(owner.tenant(), owner.subject(), taskId, id))
+                .chain(config -> config != null ? Uni.createFrom().item(config)
+                        : taskExists(owner, taskId).map(exists -> {
+                            throw exists ? A2AException.TaskNotFound.pushConfig(taskId, id) : new A2AException.TaskNotFound(taskId);
+                        }));
+    }
+
+    /**
+     * Up to {@code limit} registrations of the caller's task in id order, after {@code afterId}
+     * (null: from the first). A keyset on the primary key: one index range per page.
+     */
+    @WithSession
+    public Uni<List<PushConfigEntity>> page(Caller owner, String taskId, String afterId, int limit) {
+        return taskExists(owner, taskId).chain(exists -> {
+            if (!exists) {
+                return Uni.createFrom().failure(new A2AException.TaskNotFound(taskId));
+            }
+            return (afterId == null
+                    ? PushConfigEntity.<PushConfigEntity>find("tenant = ?1 and owner = ?2 and taskId = ?3 order by id",
+                            owner.tenant(), owner.subject(), taskId)
+                    : PushConfigEntity.<PushConfigEntity>find("tenant = ?1 and owner = ?2 and taskId = ?3 and id > ?4 order by id",
+                            owner.tenant(), owner.subject(), taskId, afterId))
+                    .page(0, limit).list();
+        });
+    }
+
+    /**
+     * Deletes a registration of the caller's task, with every delivery still owed to it (the
+     * outbox rows go with it, by foreign key). Idempotent; another caller's task is TaskNotFound.
+     */
+    @WithTransaction
+    public Uni<Void> delete(Caller owner, String taskId, String id) {
+        return taskExists(owner, taskId).chain(exists -> {
+            if (!exists) {
+                return Uni.createFrom().failure(new A2AException.TaskNotFound(taskId));
+            }
+            return PushConfigEntity.delete("tenant = ?1 and owner = ?2 and taskId = ?3 and id = ?4",
+                    owner.tenant(), owner.subject(), taskId, id).replaceWithVoid();
+        });
+    }
+
+    private static Uni<Boolean> taskExists(Caller owner, String taskId) {
+        return TaskEntity.count("tenant = ?1 and owner = ?2 and id = ?3", owner.tenant(), owner.subject(), taskId).map(n -> n > 0);
+    }
+
+    /**
+     * One outbox row per registration of the task for the event just recorded, in the event's
+     * transaction: an event is owed to exactly the registrations that existed when it committed.
+     * One statement, whatever the number of registrations; with none it inserts nothing.
+     */
+    static Uni<Integer> enqueue(TaskEntity task, long eventSeq) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        return Panache.getSession().chain(session -> session.flush().chain(() -> session.createMutationQuery("""
+                insert into PushDeliveryEntity (tenant, owner, taskId, configId, eventSeq, state, attempts, nextAttemptAt, createdAt)
+                select c.tenant, c.owner, c.taskId, c.id, :seq, 'PENDING', 0, :now, :now
+                from PushConfigEntity c
+                where c.tenant = :tenant and c.owner = :owner and c.taskId = :taskId""")
+                .setParameter("seq", eventSeq)
+                .setParameter("now", now)
+                .setParameter("tenant", task.tenant)
+                .setParameter("owner", task.owner)
+                .setParameter("taskId", task.id)
+                .executeUpdate()));
+    }
+}
