@@ -1,6 +1,7 @@
 package dev.a2atasks.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Instant;
@@ -13,6 +14,13 @@ import org.junit.jupiter.api.Test;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.error.FieldViolation;
 import dev.a2atasks.task.HistoryConfig;
+import dev.a2atasks.proto.v1.AuthenticationInfo;
+import dev.a2atasks.proto.v1.Message;
+import dev.a2atasks.proto.v1.Part;
+import dev.a2atasks.proto.v1.Role;
+import dev.a2atasks.proto.v1.SendMessageConfiguration;
+import dev.a2atasks.proto.v1.SendMessageRequest;
+import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.proto.v1.TaskState;
 
 /** The shared validator, without Quarkus: defaults, caps, and every refusal naming its field. */
@@ -94,5 +102,40 @@ class RequestValidatorUnitTest {
         A2AException e = assertThrows(A2AException.class, () -> validator.listTasks(params));
         assertEquals(List.of("tenant", "pageSize", "statusTimestampAfter", "somethingElse"),
                 e.violations().stream().map(FieldViolation::field).toList());
+    }
+
+    @Test
+    void aWebhookRegistrationIsAnHttpUrlWithHeaderSafeSecrets() {
+        PushConfigCommand ok = validator.pushConfig(TaskPushNotificationConfig.newBuilder().setTaskId("t").setUrl("HTTPS://hooks.example:8443/a?b=c")
+                .setToken("tok en").setAuthentication(AuthenticationInfo.newBuilder().setScheme("Bearer").setCredentials("abc.def-ghi")).build());
+        assertEquals("hooks.example", ok.url().getHost());
+        assertEquals(null, ok.id(), "the service assigns one");
+        assertFalse(ok.toString().contains("abc.def-ghi") || ok.toString().contains("tok en"), ok.toString());
+
+        A2AException e = assertThrows(A2AException.class, () -> validator.pushConfig(TaskPushNotificationConfig.newBuilder()
+                .setUrl("ftp://x/").setToken(" lead").setAuthentication(AuthenticationInfo.newBuilder().setCredentials("c")).build()));
+        assertEquals(List.of("taskId", "url", "authentication.scheme", "token"), e.violations().stream().map(FieldViolation::field).toList());
+        assertEquals("url must use http or https", e.violations().get(1).description());
+        for (String url : new String[] { "http:relative", "//no-scheme", "http://", "https://u@h/", "http://h/\u0007" }) {
+            A2AException bad = assertThrows(A2AException.class,
+                    () -> validator.pushConfig(TaskPushNotificationConfig.newBuilder().setTaskId("t").setUrl(url).build()), url);
+            assertEquals(List.of("url"), bad.violations().stream().map(FieldViolation::field).toList(), url);
+        }
+        A2AException inMessage = assertThrows(A2AException.class, () -> validator.sendMessage(SendMessageRequest.newBuilder()
+                .setMessage(Message.newBuilder().setMessageId("m").setRole(Role.ROLE_USER).addParts(Part.newBuilder().setText("hi")))
+                .setConfiguration(SendMessageConfiguration.newBuilder().setTaskPushNotificationConfig(
+                        TaskPushNotificationConfig.newBuilder().setUrl("gopher://x/")))
+                .build()));
+        assertEquals(List.of("configuration.taskPushNotificationConfig.url"), inMessage.violations().stream().map(FieldViolation::field).toList());
+    }
+
+    @Test
+    void pushConfigListsPageLikeListTasks() {
+        assertEquals(new PushConfigQuery("", "t", null, 50, null), validator.listPushConfigs("", "t", 0, ""));
+        assertEquals(100, validator.listPushConfigs("", "t", 100, "").pageSize());
+        A2AException e = assertThrows(A2AException.class, () -> validator.listPushConfigs("", "", 101, "x".repeat(3000)));
+        assertEquals(List.of("taskId", "pageSize", "pageToken"), e.violations().stream().map(FieldViolation::field).toList());
+        A2AException key = assertThrows(A2AException.class, () -> validator.pushConfigKey("", "t", ""));
+        assertEquals("id is required", key.violations().get(0).description());
     }
 }
