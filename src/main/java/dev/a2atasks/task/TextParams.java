@@ -50,8 +50,14 @@ public final class TextParams {
         ListTaskPushNotificationConfigsRequest.Builder request = ListTaskPushNotificationConfigsRequest.newBuilder()
                 .setTenant(tenant == null ? "" : tenant).setTaskId(taskId == null ? "" : taskId)
                 .setPageToken(pageToken == null ? "" : pageToken);
-        // 0 reads as absent, as the proto default does on gRPC and JSON-RPC.
-        size.ifPresent(request::setPageSize);
+        if (size.isPresent()) {
+            // Written out, 0 is out of range, as for ListTasks; on gRPC and JSON-RPC the proto
+            // cannot tell 0 from absent, and there it means the default.
+            if (size.getAsInt() == 0) {
+                throw A2AException.invalidParam("pageSize", RequestValidator.outOfRange("pageSize", 1, RequestValidator.MAX_PAGE_SIZE, "0"));
+            }
+            request.setPageSize(size.getAsInt());
+        }
         return request.build();
     }
 
