@@ -108,6 +108,7 @@ public final class Bench {
             walk(service, db);
             tables.add(WritePath.sendMessage(clients, Clients.token(PRIVATE_KEY, "benchw", "writer"), quick));
             eventLatency(env, java, db);
+            tables.add(PushBench.run(clients, Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick));
             tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));
         }
         operationsOverhead(env, java, Clients.token(PRIVATE_KEY, "bench", "big"));
@@ -480,6 +481,8 @@ public final class Bench {
         // Tables a-g measure the read and write paths at full speed from one caller, far past any
         // per-caller limit; the limiter's own cost is table h.
         env.put("A2A_RATE_LIMIT_ENABLED", "false");
+        // Table i's webhook listens on loopback, which the address policy refuses unless allowed.
+        env.put("A2A_PUSH_ALLOW_LIST", "127.0.0.1/32");
         return env;
     }
 

@@ -1,0 +1,147 @@
+package dev.a2atasks.bench;
+
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.net.httpserver.HttpServer;
+
+import dev.a2atasks.proto.v1.Message;
+import dev.a2atasks.proto.v1.Part;
+import dev.a2atasks.proto.v1.Role;
+import dev.a2atasks.proto.v1.SendMessageConfiguration;
+import dev.a2atasks.proto.v1.SendMessageRequest;
+import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
+
+/**
+ * i. Push delivery: tasks sent with a webhook registration (the demo agent: five events each),
+ * every event delivered by the service's outbox worker to a webhook on loopback that answers 200
+ * at once. Lag is from the event's write (task_events.created_at, the service's clock) to its
+ * arrival at the webhook (this process's clock, the same machine).
+ */
+final class PushBench {
+
+    private PushBench() {
+    }
+
+    static Table run(Clients clients, String bearer, boolean quick) throws Exception {
+        Table table = new Table("i. Push notifications: task events to a loopback webhook through the outbox (demo agent, 5 events a task)",
+                "load", "deliveries", "deliveries/s", "lag p50 ms", "lag p99 ms");
+        Map<String, Instant> arrivals = new ConcurrentHashMap<>();
+        HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        webhook.setExecutor(Executors.newFixedThreadPool(16));
+        webhook.createContext("/", exchange -> {
+            Instant at = Instant.now();
+            try (InputStream in = exchange.getRequestBody()) {
+                in.readAllBytes();
+            }
+            String id = exchange.getRequestHeaders().getFirst("X-A2A-Delivery-Id");
+            if (arrivals.putIfAbsent(id, at) != null) {
+                System.out.println("push bench: delivered twice: " + id);
+            }
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        webhook.start();
+        String url = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook";
+        try {
+            int sequential = quick ? 10 : 20;
+            row(table, clients, bearer, url, arrivals, "1 task at a time", sequential, 1);
+            row(table, clients, bearer, url, arrivals, "100 tasks, 8 senders", 100, 8);
+        } finally {
+            webhook.stop(0);
+        }
+        table.note("Each task is sent over gRPC with returnImmediately and its taskPushNotificationConfig; the service writes each event"
+                + " and its outbox row in one transaction and NOTIFYs; the worker claims due rows (FOR UPDATE SKIP LOCKED), POSTs,"
+                + " deletes the row. deliveries/s: all deliveries over the time from the first send to the last arrival."
+                + " Every delivery id arrived exactly once (a duplicate would be printed).");
+        return table;
+    }
+
+    private static void row(Table table, Clients clients, String bearer, String url, Map<String, Instant> arrivals, String label, int tasks,
+            int senders) throws Exception {
+        arrivals.clear();
+        List<String> ids = java.util.Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(senders);
+        Instant start = Instant.now();
+        List<Future<?>> sends = new ArrayList<>();
+        for (int s = 0; s < senders; s++) {
+            int mine = tasks / senders + (s < tasks % senders ? 1 : 0);
+            sends.add(pool.submit(() -> {
+                try (Clients.Grpc grpc = clients.new Grpc(bearer)) {
+                    for (int i = 0; i < mine; i++) {
+                        ids.add(grpc.stub.withDeadlineAfter(30, TimeUnit.SECONDS).sendMessage(request(url)).getTask().getId());
+                        if (senders == 1) {
+                            awaitArrivals(arrivals, ids.size() * 5, Duration.ofSeconds(30)); // one task's events at a time
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> send : sends) {
+            send.get();
+        }
+        pool.shutdown();
+        int expected = tasks * 5;
+        awaitArrivals(arrivals, expected, Duration.ofSeconds(120));
+        Instant last = arrivals.values().stream().max(Instant::compareTo).orElseThrow();
+        Map<String, Instant> written = eventTimes(clients, ids);
+        long[] lags = new long[expected];
+        int n = 0;
+        for (var arrival : arrivals.entrySet()) {
+            String[] key = arrival.getKey().split("/");
+            Instant at = written.get(key[0] + "/" + key[2]);
+            lags[n++] = Duration.between(at, arrival.getValue()).toNanos();
+        }
+        Stats lag = Stats.of(lags, n, 0);
+        double seconds = Duration.between(start, last).toNanos() / 1e9;
+        table.row(label, n, n / seconds, lag.p50Ms(), lag.p99Ms());
+    }
+
+    private static void awaitArrivals(Map<String, Instant> arrivals, int count, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (arrivals.size() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("webhook got " + arrivals.size() + " of " + count + " deliveries in " + within);
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    /** When each event was written: task id + "/" + seq -> created_at. */
+    private static Map<String, Instant> eventTimes(Clients clients, List<String> ids) throws Exception {
+        Map<String, Instant> times = new HashMap<>();
+        try (Connection c = clients.connect(); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT task_id, seq, created_at FROM task_events WHERE task_id IN ('"
+                        + String.join("','", ids) + "')")) {
+            while (rows.next()) {
+                times.put(rows.getString(1) + "/" + rows.getLong(2), rows.getTimestamp(3).toInstant());
+            }
+        }
+        return times;
+    }
+
+    private static SendMessageRequest request(String url) {
+        return SendMessageRequest.newBuilder()
+                .setMessage(Message.newBuilder().setMessageId(UUID.randomUUID().toString()).setRole(Role.ROLE_USER)
+                        .addParts(Part.newBuilder().setText("push bench")))
+                .setConfiguration(SendMessageConfiguration.newBuilder().setReturnImmediately(true)
+                        .setTaskPushNotificationConfig(TaskPushNotificationConfig.newBuilder().setUrl(url).setToken("bench")))
+                .build();
+    }
+}
