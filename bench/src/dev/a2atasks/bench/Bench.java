@@ -33,6 +33,7 @@ import dev.a2atasks.proto.v1.Task;
  * bench/run [--quick] [--db-url postgresql://host:port/db --db-user u --db-password p] [--skip-generate]
  * bench/run --generate-only --db-url ...     (fill a database, e.g. the dev run's, and stop)
  * bench/run --startup-only [--native [PATH]] (only the start-up table; with the native executable beside the JVM)
+ * bench/run --push-only                      (only table i, push delivery)
  * bench/run --native-smoke [PATH]            (black-box check of the native executable on all bindings)
  * </pre>
  */
@@ -91,6 +92,14 @@ public final class Bench {
             }
             startup(env, java, nativeExecutable(options));
             tables.forEach(t -> System.out.println(t.render()));
+            db.close();
+            return;
+        }
+        if (options.containsKey("push-only")) {
+            try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
+                Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
+                System.out.println(PushBench.run(clients, Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick).render());
+            }
             db.close();
             return;
         }

@@ -51,3 +51,5 @@ CREATE TABLE push_outbox (
 -- What the delivery workers poll: only rows still owed, by when they are due. Rows that are
 -- delivered are gone and dead ones are outside the index, so it stays as small as the backlog.
 CREATE INDEX push_outbox_due_idx ON push_outbox (next_attempt_at) WHERE state = 'PENDING';
+-- A worker reads back the rows it holds when it records its attempts: only leased rows are here.
+CREATE INDEX push_outbox_lease_idx ON push_outbox (lease_owner) WHERE lease_owner IS NOT NULL;

@@ -4,13 +4,14 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.hibernate.LockMode;
 
 import dev.a2atasks.task.store.PushConfigEntity;
 import dev.a2atasks.task.store.PushDeliveryEntity;
-import dev.a2atasks.task.store.TaskEventEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -48,33 +49,34 @@ public class Outbox {
     @WithTransaction
     public Uni<List<Claimed>> claim(String leaseOwner, int limit, Duration lease) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        // One statement: the due rows with their registration and event. Locking the three rows
+        // (FOR NO KEY UPDATE) blocks neither the foreign-key checks of new events nor readers; a row
+        // whose event another worker holds for another registration is skipped and taken next round.
         return Panache.getSession().chain(session -> session.createSelectionQuery("""
+                select o, c, e.payloadJson, e.createdAt
                 from PushDeliveryEntity o
+                  join PushConfigEntity c on c.tenant = o.tenant and c.owner = o.owner and c.taskId = o.taskId and c.id = o.configId
+                  join TaskEventEntity e on e.tenant = o.tenant and e.owner = o.owner and e.taskId = o.taskId and e.seq = o.eventSeq
                 where o.state = 'PENDING' and o.nextAttemptAt <= :now
                   and (o.leaseExpiresAt is null or o.leaseExpiresAt < :now)
-                  and not exists (from PushDeliveryEntity e
-                                  where e.tenant = o.tenant and e.owner = o.owner and e.taskId = o.taskId
-                                    and e.configId = o.configId and e.state = 'PENDING' and e.eventSeq < o.eventSeq)
-                order by o.nextAttemptAt""", PushDeliveryEntity.class)
+                  and not exists (from PushDeliveryEntity p
+                                  where p.tenant = o.tenant and p.owner = o.owner and p.taskId = o.taskId
+                                    and p.configId = o.configId and p.state = 'PENDING' and p.eventSeq < o.eventSeq)
+                order by o.nextAttemptAt""", Object[].class)
                 .setParameter("now", now)
                 .setLockMode(LockMode.UPGRADE_SKIPLOCKED)
                 .setMaxResults(limit)
                 .getResultList())
-                .chain(rows -> {
+                .map(rows -> {
                     List<Claimed> claimed = new ArrayList<>(rows.size());
-                    Uni<Void> chain = Uni.createFrom().voidItem();
-                    for (PushDeliveryEntity row : rows) {
-                        row.leaseOwner = leaseOwner;
-                        row.leaseExpiresAt = now.plus(lease);
-                        PushDeliveryEntity.Key key = new PushDeliveryEntity.Key(row.tenant, row.owner, row.taskId, row.configId, row.eventSeq);
-                        chain = chain.chain(() -> PushConfigEntity.<PushConfigEntity>findById(
-                                new PushConfigEntity.Key(row.tenant, row.owner, row.taskId, row.configId))
-                                .chain(config -> TaskEventEntity.<TaskEventEntity>findById(eventKey(row)).invoke(event -> {
-                                    // Both exist while the row does (foreign keys, cascading deletes).
-                                    claimed.add(new Claimed(key, row.attempts, event.createdAt, config, event.payloadJson));
-                                })).replaceWithVoid());
+                    for (Object[] row : rows) {
+                        PushDeliveryEntity delivery = (PushDeliveryEntity) row[0];
+                        delivery.leaseOwner = leaseOwner;
+                        delivery.leaseExpiresAt = now.plus(lease);
+                        claimed.add(new Claimed(new PushDeliveryEntity.Key(delivery.tenant, delivery.owner, delivery.taskId, delivery.configId,
+                                delivery.eventSeq), delivery.attempts, (OffsetDateTime) row[3], (PushConfigEntity) row[1], (String) row[2]));
                     }
-                    return chain.replaceWith(claimed);
+                    return claimed;
                 });
     }
 
@@ -87,18 +89,24 @@ public class Outbox {
     @WithTransaction
     public Uni<Recorded> record(String leaseOwner, List<Attempt> attempts, Backoff backoff, int maxAttempts, Duration maxAge) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        int[] counts = new int[2];
-        OffsetDateTime[] soonest = new OffsetDateTime[1];
-        List<PushDeliveryEntity> dead = new ArrayList<>();
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (Attempt attempt : attempts) {
-            chain = chain.chain(() -> PushDeliveryEntity.<PushDeliveryEntity>findById(attempt.key()).chain(row -> {
-                if (row == null || !leaseOwner.equals(row.leaseOwner)) {
-                    return Uni.createFrom().voidItem();
+        // One read of the rows this worker holds (a row whose lease passed to another worker is not among them).
+        return PushDeliveryEntity.<PushDeliveryEntity>list("leaseOwner = ?1", leaseOwner).chain(held -> {
+            Map<PushDeliveryEntity.Key, PushDeliveryEntity> byKey = new HashMap<>();
+            held.forEach(row -> byKey.put(new PushDeliveryEntity.Key(row.tenant, row.owner, row.taskId, row.configId, row.eventSeq), row));
+            int delivered = 0;
+            int retried = 0;
+            OffsetDateTime soonest = null;
+            List<PushDeliveryEntity> dead = new ArrayList<>();
+            List<PushDeliveryEntity> done = new ArrayList<>();
+            for (Attempt attempt : attempts) {
+                PushDeliveryEntity row = byKey.get(attempt.key());
+                if (row == null) {
+                    continue;
                 }
                 if (attempt.delivered()) {
-                    counts[0]++;
-                    return row.delete();
+                    delivered++;
+                    done.add(row);
+                    continue;
                 }
                 row.attempts++;
                 row.lastError = attempt.error();
@@ -109,27 +117,22 @@ public class Outbox {
                     dead.add(row);
                 } else {
                     row.nextAttemptAt = now.plus(backoff.delay(row.attempts));
-                    counts[1]++;
-                    soonest[0] = soonest[0] == null || row.nextAttemptAt.isBefore(soonest[0]) ? row.nextAttemptAt : soonest[0];
+                    retried++;
+                    soonest = soonest == null || row.nextAttemptAt.isBefore(soonest) ? row.nextAttemptAt : soonest;
                 }
-                return Uni.createFrom().voidItem();
-            }));
-        }
-        return chain.map(ignored -> new Recorded(counts[0], counts[1], soonest[0], dead));
+            }
+            Uni<Void> deletes = Uni.createFrom().voidItem();
+            for (PushDeliveryEntity row : done) {
+                deletes = deletes.chain(row::delete);
+            }
+            Recorded recorded = new Recorded(delivered, retried, soonest, dead);
+            return deletes.replaceWith(recorded);
+        });
     }
 
     /** Gives up the leases of rows this worker claimed and never attempted (it is stopping). */
     @WithTransaction
     public Uni<Integer> release(String leaseOwner) {
         return PushDeliveryEntity.update("leaseOwner = null, leaseExpiresAt = null where leaseOwner = ?1", leaseOwner);
-    }
-
-    private static TaskEventEntity.Key eventKey(PushDeliveryEntity row) {
-        TaskEventEntity.Key key = new TaskEventEntity.Key();
-        key.tenant = row.tenant;
-        key.owner = row.owner;
-        key.taskId = row.taskId;
-        key.seq = row.eventSeq;
-        return key;
     }
 }
