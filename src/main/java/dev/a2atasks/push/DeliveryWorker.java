@@ -43,7 +43,8 @@ import jakarta.enterprise.event.Observes;
  * <p>At least once: a delivery whose answer was lost, or whose worker died mid-POST, is made again
  * (receivers dedupe on {@code X-A2A-Delivery-Id}). Nothing is lost to a restart: rows wait in the
  * table. Woken by the outbox's NOTIFY on commit; polls every {@code a2a.push.poll-interval} for
- * rows other replicas scheduled; wakes itself when one of its own retries is due.
+ * rows other replicas scheduled; wakes itself when one of its own retries is due. It also
+ * re-seals stored secrets after a key rotation ({@link SecretRotation}).
  */
 @ApplicationScoped
 public class DeliveryWorker {
@@ -53,6 +54,7 @@ public class DeliveryWorker {
     static final String DELIVERY_ID_HEADER = "X-A2A-Delivery-Id";
 
     private final Outbox outbox;
+    private final SecretRotation rotation;
     private final WebhookGuard guard;
     private final SecretBox secrets;
     private final ServiceMetrics metrics;
@@ -70,9 +72,10 @@ public class DeliveryWorker {
     private Thread thread;
     private OffsetDateTime ownRetryDue;
 
-    DeliveryWorker(Outbox outbox, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
+    DeliveryWorker(Outbox outbox, SecretRotation rotation, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
             @ConfigProperty(name = "a2a.instance-id") Optional<String> instance) {
         this.outbox = outbox;
+        this.rotation = rotation;
         this.guard = guard;
         this.secrets = secrets;
         this.metrics = metrics;
@@ -121,8 +124,13 @@ public class DeliveryWorker {
     }
 
     private void run() {
+        long resealDue = 0; // at start, then every reseal-interval
         while (!stopping || inFlight.get() > 0) {
             try {
+                if (!stopping && System.nanoTime() - resealDue >= 0) {
+                    resealDue = System.nanoTime() + settings.resealInterval().toNanos();
+                    reseal();
+                }
                 boolean busy = recordFinished();
                 if (!stopping) {
                     busy |= claimAndSend();
@@ -147,6 +155,14 @@ public class DeliveryWorker {
         } catch (Throwable e) {
             LOG.debugf("Push worker could not give back its leases at shutdown (they expire): %s", e);
         }
+    }
+
+    /** Secrets sealed with a key that is no longer current are sealed again with the current one. */
+    private void reseal() throws Throwable {
+        int batch;
+        do {
+            batch = VertxContextSupport.subscribeAndAwait(() -> rotation.resealBatch(100));
+        } while (batch == 100 && !stopping);
     }
 
     /** Records the attempts that ended since the last round; true when there were any. */

@@ -46,6 +46,10 @@ public interface PushSettings {
     @WithDefault("64")
     int maxInFlight();
 
+    /** How often stored secrets sealed with a no-longer-current ring key are sealed again with the current one (also at start). */
+    @WithDefault("10m")
+    Duration resealInterval();
+
     Retry retry();
 
     interface Retry {

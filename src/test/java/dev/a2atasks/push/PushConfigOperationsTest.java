@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.a2atasks.paging.KeyRing;
 import dev.a2atasks.proto.v1.AuthenticationInfo;
 import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsResponse;
 import dev.a2atasks.proto.v1.Task;
@@ -24,6 +27,7 @@ import dev.a2atasks.support.PushApi;
 import dev.a2atasks.support.PushApi.Said;
 import dev.a2atasks.support.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 
 /**
  * The four config operations on the three bindings, with the production address policy (no
@@ -244,5 +248,32 @@ class PushConfigOperationsTest extends BindingTest {
                 .failed();
         assertEquals("INVALID_ARGUMENT", full.status());
         push().create("HTTP+JSON", bearer, TaskPushNotificationConfig.newBuilder().setTaskId(taskId).setId("n3").setUrl(HOOK).build()).ok();
+    }
+
+    @Inject
+    SecretRotation rotation;
+
+    @Test
+    void secretsSealedWithAnOlderRingKeyAreSealedAgainWithTheCurrentOne() throws Throwable {
+        String bearer = Tokens.valid(TENANT, "kate");
+        String taskId = task("kate");
+        push().create("GRPC", bearer, TaskPushNotificationConfig.newBuilder().setTaskId(taskId).setId("rotated").setUrl(HOOK)
+                .setAuthentication(AuthenticationInfo.newBuilder().setScheme("Bearer").setCredentials("before-rotation")).build()).ok();
+        // The test ring is k1 and k2 (current, application.properties): seal as a k1-era service would have.
+        KeyRing ring = KeyRing.fromConfig(Optional.of("k1"), Map.of("k1", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+                "k2", "ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA="));
+        SecretBox.Place place = new SecretBox.Place(TENANT, "kate", taskId, "rotated", "credentials");
+        byte[] old = new SecretBox(ring).seal("before-rotation", place);
+        db.execute("UPDATE push_configs SET sealed_with = 'k1', credentials_sealed = decode('" + HexFormat.of().formatHex(old)
+                + "', 'hex') WHERE task_id = '" + taskId + "'");
+
+        int resealed = io.quarkus.vertx.VertxContextSupport.subscribeAndAwait(() -> rotation.resealBatch(100));
+
+        assertTrue(resealed >= 1);
+        assertEquals("k2", db.queryText("SELECT sealed_with FROM push_configs WHERE task_id = '" + taskId + "'").trim());
+        byte[] now = HexFormat.of().parseHex(db.queryText("SELECT encode(credentials_sealed, 'hex') FROM push_configs WHERE task_id = '"
+                + taskId + "'").trim());
+        assertEquals("k2", SecretBox.keyIdOf(now));
+        assertEquals("before-rotation", new SecretBox(ring).open(now, place));
     }
 }
