@@ -124,7 +124,7 @@ public class DeliveryWorker {
     }
 
     private void run() {
-        long resealDue = 0; // at start, then every reseal-interval
+        long resealDue = System.nanoTime(); // at start, then every reseal-interval
         while (!stopping || inFlight.get() > 0) {
             try {
                 if (!stopping && System.nanoTime() - resealDue >= 0) {
@@ -174,8 +174,14 @@ public class DeliveryWorker {
         if (attempts.isEmpty()) {
             return false;
         }
-        Outbox.Recorded recorded = VertxContextSupport.subscribeAndAwait(() -> outbox.record(leaseOwner, attempts, backoff,
-                settings.retry().maxAttempts(), settings.retry().maxAge()));
+        Outbox.Recorded recorded;
+        try {
+            recorded = VertxContextSupport.subscribeAndAwait(() -> outbox.record(leaseOwner, attempts, backoff,
+                    settings.retry().maxAttempts(), settings.retry().maxAge()));
+        } catch (Throwable e) {
+            finished.addAll(attempts); // recorded at the next round (their rows stay leased meanwhile)
+            throw e;
+        }
         for (int i = 0; i < recorded.retried(); i++) {
             metrics.pushFailed(false);
         }
