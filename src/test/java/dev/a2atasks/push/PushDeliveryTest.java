@@ -149,6 +149,24 @@ class PushDeliveryTest extends BindingTest {
     }
 
     @Test
+    void aRedirectIsAFailedAttemptNotFollowed() throws Exception {
+        try (WebhookReceiver webhook = new WebhookReceiver(List.of(302), 0)) {
+            Task task;
+            try (GrpcChannels channels = new GrpcChannels(root)) {
+                task = channels.stub(Tokens.valid(TENANT, "erin")).sendMessage(send("go",
+                        TaskPushNotificationConfig.newBuilder().setUrl(webhook.url("/moved")).build())).getTask();
+            }
+            List<WebhookReceiver.Received> got = webhook.await(6, 20);
+            Thread.sleep(500);
+            got = webhook.received();
+            assertEquals(6, got.size(), "the redirected attempt, then the five events: " + got);
+            assertTrue(got.stream().allMatch(r -> r.path().equals("/moved")), "never the Location: " + got);
+            assertEquals(got.get(0).header("X-A2A-Delivery-Id"), got.get(1).header("X-A2A-Delivery-Id"), "the 302 was retried");
+            assertEquals(0, db.queryLong("SELECT count(*) FROM push_outbox WHERE task_id = '" + task.getId() + "'"));
+        }
+    }
+
+    @Test
     void deletingAConfigStopsWhatIsStillOwedToIt() throws Exception {
         String bearer = Tokens.valid(TENANT, "carol");
         PushApi push = new PushApi(root);

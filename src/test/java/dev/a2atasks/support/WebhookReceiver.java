@@ -17,7 +17,8 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * A webhook on loopback for the push tests: records every POST it receives (path, headers, body,
  * arrival time) and answers by plan: a list of answers for the first requests (an HTTP status, or
- * a silence longer than any delivery timeout), then 200. Plain JDK HTTP server, a thread per request.
+ * a silence longer than any delivery timeout), then 200. A 3xx answer points to
+ * {@code /redirected-here} on the same server. Plain JDK HTTP server, a thread per request.
  */
 public final class WebhookReceiver implements AutoCloseable {
 
@@ -69,6 +70,9 @@ public final class WebhookReceiver implements AutoCloseable {
                 status = 200; // far too late: the service has given up on this attempt
             }
             byte[] answer = "ok".getBytes(StandardCharsets.UTF_8);
+            if (status >= 300 && status < 400) {
+                exchange.getResponseHeaders().add("Location", "/redirected-here");
+            }
             try {
                 exchange.sendResponseHeaders(status, answer.length);
                 try (OutputStream out = exchange.getResponseBody()) {
