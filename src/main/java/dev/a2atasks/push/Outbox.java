@@ -39,7 +39,7 @@ public class Outbox {
     }
 
     /** What recording a batch of attempts did, for the worker's logs and metrics. */
-    public record Recorded(int delivered, int retried, OffsetDateTime soonestRetry, List<PushDeliveryEntity> dead) {
+    public record Recorded(int retried, OffsetDateTime soonestRetry, List<PushDeliveryEntity> dead) {
     }
 
     /**
@@ -93,7 +93,6 @@ public class Outbox {
         return PushDeliveryEntity.<PushDeliveryEntity>list("leaseOwner = ?1", leaseOwner).chain(held -> {
             Map<PushDeliveryEntity.Key, PushDeliveryEntity> byKey = new HashMap<>();
             held.forEach(row -> byKey.put(new PushDeliveryEntity.Key(row.tenant, row.owner, row.taskId, row.configId, row.eventSeq), row));
-            int delivered = 0;
             int retried = 0;
             OffsetDateTime soonest = null;
             List<PushDeliveryEntity> dead = new ArrayList<>();
@@ -104,7 +103,6 @@ public class Outbox {
                     continue;
                 }
                 if (attempt.delivered()) {
-                    delivered++;
                     done.add(row);
                     continue;
                 }
@@ -125,7 +123,7 @@ public class Outbox {
             for (PushDeliveryEntity row : done) {
                 deletes = deletes.chain(row::delete);
             }
-            Recorded recorded = new Recorded(delivered, retried, soonest, dead);
+            Recorded recorded = new Recorded(retried, soonest, dead);
             return deletes.replaceWith(recorded);
         });
     }

@@ -237,6 +237,38 @@ class PushConfigOperationsTest extends BindingTest {
                 .body("error.details.find { it.'@type'.endsWith('BadRequest') }.fieldViolations[0].field", org.hamcrest.Matchers.equalTo("pageSize"));
     }
 
+    /** What a binding said, without its framing: the parity of the three bindings is on these. */
+    record Told(String status, String message, String reason, List<String> fields) {
+        static Told of(Said said) {
+            return new Told(said.status(), said.message(), said.reason(), said.fields());
+        }
+    }
+
+    @Test
+    void everyBindingRefusesTheSameRequestWithTheSameError() {
+        String bearer = Tokens.valid(TENANT, "liam");
+        String taskId = task("liam");
+        push().create("GRPC", bearer, TaskPushNotificationConfig.newBuilder().setTaskId(taskId).setId("one").setUrl(HOOK).build()).ok();
+        String token = push().list("GRPC", bearer, taskId, 1, null).ok().getNextPageToken();
+        assertEquals("", token, "a single registration is one page");
+        List<java.util.function.Function<String, Said>> requests = List.of(
+                b -> push().get(b, bearer, "no-such-task", "one").failed(),
+                b -> push().get(b, bearer, taskId, "missing").failed(),
+                b -> push().delete(b, bearer, "no-such-task", "one").failed(),
+                b -> push().list(b, bearer, "no-such-task", null, null).failed(),
+                b -> push().list(b, bearer, taskId, 101, null).failed(),
+                b -> push().list(b, bearer, taskId, 10, "bm90IGEgdG9rZW4").failed(),
+                b -> push().create(b, bearer, TaskPushNotificationConfig.newBuilder().setTaskId(taskId).setUrl("http://10.1.2.3/").build())
+                        .failed(),
+                b -> push().create(b, bearer, TaskPushNotificationConfig.newBuilder().setTaskId(taskId).setUrl("ftp://203.0.113.1/")
+                        .setToken("a\nb").setAuthentication(AuthenticationInfo.newBuilder().setCredentials("c")).build()).failed());
+        for (int i = 0; i < requests.size(); i++) {
+            Told rest = Told.of(requests.get(i).apply("HTTP+JSON"));
+            assertEquals(rest, Told.of(requests.get(i).apply("JSONRPC")), "request " + i + ": JSON-RPC");
+            assertEquals(rest, Told.of(requests.get(i).apply("GRPC")), "request " + i + ": gRPC");
+        }
+    }
+
     @Test
     void aTaskHoldsATenRegistrationsAtMost() {
         String bearer = Tokens.valid(TENANT, "judy");
@@ -247,6 +279,7 @@ class PushConfigOperationsTest extends BindingTest {
         Said full = push().create("HTTP+JSON", bearer, TaskPushNotificationConfig.newBuilder().setTaskId(taskId).setId("n10").setUrl(HOOK).build())
                 .failed();
         assertEquals("INVALID_ARGUMENT", full.status());
+        assertEquals(List.of("taskId"), full.fields());
         push().create("HTTP+JSON", bearer, TaskPushNotificationConfig.newBuilder().setTaskId(taskId).setId("n3").setUrl(HOOK).build()).ok();
     }
 

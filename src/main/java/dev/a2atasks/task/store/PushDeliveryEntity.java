@@ -21,7 +21,6 @@ import jakarta.persistence.Table;
 @IdClass(PushDeliveryEntity.Key.class)
 public class PushDeliveryEntity extends PanacheEntityBase {
 
-    public static final String PENDING = "PENDING";
     public static final String DEAD = "DEAD";
 
     @Id

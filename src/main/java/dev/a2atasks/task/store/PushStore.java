@@ -51,7 +51,7 @@ public class PushStore {
             return PushConfigEntity.count("tenant = ?1 and owner = ?2 and taskId = ?3", config.tenant, config.owner, config.taskId)
                     .chain(count -> {
                         if (count >= maxPerTask) {
-                            return Uni.createFrom().failure(A2AException.invalidParam("id",
+                            return Uni.createFrom().failure(A2AException.invalidParam("taskId",
                                     "task " + config.taskId + " already has " + count + " push notification configs, the most a task may have"));
                         }
                         return config.<PushConfigEntity>persist();
