@@ -54,6 +54,7 @@ public class DeliveryWorker {
     static final String DELIVERY_ID_HEADER = "X-A2A-Delivery-Id";
 
     private final Outbox outbox;
+    private final DatabaseAvailability database;
     private final SecretRotation rotation;
     private final WebhookGuard guard;
     private final SecretBox secrets;
@@ -72,9 +73,10 @@ public class DeliveryWorker {
     private Thread thread;
     private OffsetDateTime ownRetryDue;
 
-    DeliveryWorker(Outbox outbox, SecretRotation rotation, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
+    DeliveryWorker(Outbox outbox, DatabaseAvailability database, SecretRotation rotation, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
             @ConfigProperty(name = "a2a.instance-id") Optional<String> instance) {
         this.outbox = outbox;
+        this.database = database;
         this.rotation = rotation;
         this.guard = guard;
         this.secrets = secrets;
@@ -203,6 +205,9 @@ public class DeliveryWorker {
         int free = settings.maxInFlight() - inFlight.get();
         if (free <= 0) {
             return false;
+        }
+        if (database.isDown() || !VertxContextSupport.subscribeAndAwait(outbox::anyDue)) {
+            return false; // nothing to claim, or no database to claim it from: no transaction opened
         }
         Duration lease = settings.timeout().multipliedBy(2).plusSeconds(10);
         List<Outbox.Claimed> claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, lease));

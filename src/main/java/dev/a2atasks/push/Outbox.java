@@ -13,6 +13,7 @@ import org.hibernate.LockMode;
 import dev.a2atasks.task.store.PushConfigEntity;
 import dev.a2atasks.task.store.PushDeliveryEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,6 +41,21 @@ public class Outbox {
 
     /** What recording a batch of attempts did, for the worker's logs and metrics. */
     public record Recorded(int retried, OffsetDateTime soonestRetry, List<PushDeliveryEntity> dead) {
+    }
+
+    /**
+     * Whether any row is due now: a plain read, no transaction, so an idle worker's poll costs one
+     * index probe and opens no transaction (nor logs a failed one when the database goes away).
+     */
+    @WithSession
+    public Uni<Boolean> anyDue() {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        return Panache.getSession().chain(session -> session.createSelectionQuery(
+                "select 1 from PushDeliveryEntity o where o.state = 'PENDING' and o.nextAttemptAt <= :now", Integer.class)
+                .setParameter("now", now)
+                .setMaxResults(1)
+                .getResultList())
+                .map(rows -> !rows.isEmpty());
     }
 
     /**

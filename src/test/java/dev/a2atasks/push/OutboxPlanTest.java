@@ -60,6 +60,8 @@ class OutboxPlanTest {
         db.execute("INSERT INTO push_outbox (tenant, owner, task_id, config_id, event_seq, state, attempts, next_attempt_at, created_at)"
                 + " SELECT 'plan-push', 'o', 't1', 'c1', g, CASE WHEN g < 19990 THEN 'DEAD' ELSE 'PENDING' END, 12,"
                 + " now() + interval '1 day', now() FROM generate_series(0, 19999) AS g");
+        // One row due now: the worker claims only when something is due, and the test reads its claim.
+        db.execute("UPDATE push_outbox SET next_attempt_at = now() WHERE tenant = 'plan-push' AND event_seq = 19990");
         db.execute("ANALYZE push_outbox");
 
         String claim = null;
