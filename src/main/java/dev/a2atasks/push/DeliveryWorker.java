@@ -29,8 +29,10 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import io.vertx.core.Vertx;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
 
 /**
  * Every replica runs one: it claims due outbox rows (leased, {@code FOR UPDATE SKIP LOCKED}),
@@ -103,8 +105,12 @@ public class DeliveryWorker {
         wake();
     }
 
-    /** Lets deliveries in flight end (up to the timeout) and records them, then gives back unattempted leases. */
-    void stop(@Observes ShutdownEvent ignored) {
+    /**
+     * Lets deliveries in flight end (up to the timeout) and records them, then gives back
+     * unattempted leases. Runs after the default-priority shutdown observers (the mirror's, the
+     * lease sweeper's), so its wait never delays them telling their own work to stop.
+     */
+    void stop(@Observes @Priority(Interceptor.Priority.APPLICATION + 1000) ShutdownEvent ignored) {
         if (thread == null) {
             return;
         }
