@@ -1,7 +1,5 @@
 package dev.a2atasks.binding.grpc;
 
-import java.util.function.Function;
-
 import com.google.protobuf.Empty;
 
 import dev.a2atasks.proto.v1.AgentCard;
@@ -21,91 +19,77 @@ import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
 import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.protocol.A2AOperations;
-import dev.a2atasks.protocol.Admission;
-import dev.a2atasks.protocol.CallContext;
 import io.quarkus.grpc.GrpcService;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
  * The gRPC binding of {@code lf.a2a.v1.A2AService}: each method translates its request, calls the
- * one {@link A2AOperations} port, and translates the answer; failures leave through {@link GrpcErrors}.
+ * one {@link A2AOperations} port, and translates the answer; admission and errors are {@link GrpcCalls}'.
  */
 @GrpcService
 public class A2AGrpcService implements dev.a2atasks.proto.v1.A2AService {
 
-    private final Admission admission;
+    private final GrpcCalls calls;
     private final A2AOperations port;
-    private final GrpcErrors errors;
 
-    A2AGrpcService(Admission admission, A2AOperations port, GrpcErrors errors) {
-        this.admission = admission;
+    A2AGrpcService(GrpcCalls calls, A2AOperations port) {
+        this.calls = calls;
         this.port = port;
-        this.errors = errors;
     }
 
     @Override
     public Uni<Task> getTask(GetTaskRequest request) {
-        return call(c -> port.getTask(c, ProtoTasks.params(request)).map(ProtoTasks::task));
+        return calls.call(c -> port.getTask(c, ProtoTasks.params(request)).map(ProtoTasks::task));
     }
 
     @Override
     public Uni<ListTasksResponse> listTasks(ListTasksRequest request) {
-        return call(c -> port.listTasks(c, ProtoTasks.params(request)).map(ProtoTasks::response));
+        return calls.call(c -> port.listTasks(c, ProtoTasks.params(request)).map(ProtoTasks::response));
     }
 
     @Override
     public Uni<SendMessageResponse> sendMessage(SendMessageRequest request) {
-        return call(c -> port.sendMessage(c, request));
+        return calls.call(c -> port.sendMessage(c, request));
     }
 
     @Override
     public Multi<StreamResponse> sendStreamingMessage(SendMessageRequest request) {
-        return stream(c -> port.sendStreamingMessage(c, request));
+        return calls.stream(c -> port.sendStreamingMessage(c, request));
     }
 
     @Override
     public Uni<Task> cancelTask(CancelTaskRequest request) {
-        return call(c -> port.cancelTask(c, request).map(ProtoTasks::task));
+        return calls.call(c -> port.cancelTask(c, request).map(ProtoTasks::task));
     }
 
     @Override
     public Multi<StreamResponse> subscribeToTask(SubscribeToTaskRequest request) {
-        return stream(c -> port.subscribeToTask(c, request));
+        return calls.stream(c -> port.subscribeToTask(c, request));
     }
 
     @Override
     public Uni<TaskPushNotificationConfig> createTaskPushNotificationConfig(TaskPushNotificationConfig request) {
-        return call(c -> port.createTaskPushNotificationConfig(c, request));
+        return calls.call(c -> port.createTaskPushNotificationConfig(c, request));
     }
 
     @Override
     public Uni<TaskPushNotificationConfig> getTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest request) {
-        return call(c -> port.getTaskPushNotificationConfig(c, request));
+        return calls.call(c -> port.getTaskPushNotificationConfig(c, request));
     }
 
     @Override
     public Uni<ListTaskPushNotificationConfigsResponse> listTaskPushNotificationConfigs(ListTaskPushNotificationConfigsRequest request) {
-        return call(c -> port.listTaskPushNotificationConfigs(c, request));
+        return calls.call(c -> port.listTaskPushNotificationConfigs(c, request));
     }
 
     @Override
     public Uni<Empty> deleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest request) {
-        return call(c -> port.deleteTaskPushNotificationConfig(c, request));
+        return calls.call(c -> port.deleteTaskPushNotificationConfig(c, request));
     }
 
     @Override
     public Uni<AgentCard> getExtendedAgentCard(GetExtendedAgentCardRequest request) {
-        return call(c -> port.getExtendedAgentCard(c, request));
-    }
-
-    /** Admits the call with the parameters CallGuard read, runs it; every failure leaves as a gRPC status with details. */
-    private <T> Uni<T> call(Function<CallContext, Uni<T>> operation) {
-        return admission.admit(CallGuard.PARAMETERS.get()).chain(operation::apply).onFailure().transform(errors::toStatus);
-    }
-
-    private <T> Multi<T> stream(Function<CallContext, Multi<T>> operation) {
-        return admission.admit(CallGuard.PARAMETERS.get()).onItem().transformToMulti(operation::apply)
-                .onFailure().transform(errors::toStatus);
+        return calls.call(c -> port.getExtendedAgentCard(c, request));
     }
 }
