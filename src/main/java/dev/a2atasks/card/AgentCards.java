@@ -14,6 +14,8 @@ import com.google.protobuf.util.JsonFormat;
 import dev.a2atasks.protocol.ProtocolVersion;
 import dev.a2atasks.agent.AgentExecutor;
 import dev.a2atasks.client.CatchUpHint;
+import dev.a2atasks.client.HistoryPaging;
+import dev.a2atasks.task.RequestValidator;
 import dev.a2atasks.proto.v1.AgentCapabilities;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.AgentInterface;
@@ -82,7 +84,9 @@ public class AgentCards {
                         .setStreaming(true)
                         .setPushNotifications(pushNotifications)
                         .setExtendedAgentCard(false)
-                        .addExtensions(CatchUpHint.declaration(catchUpSkew(config), COMMIT_LAG_BOUND)))
+                        .addExtensions(CatchUpHint.declaration(catchUpSkew(config), COMMIT_LAG_BOUND))
+                        .addExtensions(HistoryPaging.declaration(RequestValidator.DEFAULT_MESSAGE_PAGE_SIZE,
+                                RequestValidator.MAX_MESSAGE_PAGE_SIZE)))
                 .putSecuritySchemes(SECURITY_SCHEME, SecurityScheme.newBuilder()
                         .setHttpAuthSecurityScheme(HTTPAuthSecurityScheme.newBuilder()
                                 .setScheme("Bearer")
@@ -101,7 +105,9 @@ public class AgentCards {
                                 + " and reads one task with a bounded history tail (GetTask).")
                         .addTags("tasks").addTags("listing").addTags("history")
                         .addExamples("ListTasks {\"status\": \"TASK_STATE_WORKING\", \"pageSize\": 100, \"historyLength\": 0}")
-                        .addExamples("GetTask {\"id\": \"<task id>\", \"historyLength\": 5}"))
+                        .addExamples("GetTask {\"id\": \"<task id>\", \"historyLength\": 5}")
+                        .addExamples("ListTaskMessages {\"taskId\": \"<task id>\", \"direction\": \"DIRECTION_OLDEST_FIRST\"}"
+                                + " (history-paging extension; send A2A-Extensions: " + HistoryPaging.URI + ")"))
                 .addSkills(AgentSkill.newBuilder()
                         .setId("agent")
                         .setName("Agent")

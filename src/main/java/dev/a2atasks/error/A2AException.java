@@ -14,6 +14,7 @@ import java.util.Optional;
 public abstract sealed class A2AException extends RuntimeException
         permits A2AException.InvalidParams, A2AException.TaskNotFound, A2AException.UnsupportedOperation,
         A2AException.TaskNotCancelable, A2AException.ContentTypeNotSupported, A2AException.PushNotificationNotSupported,
+        A2AException.ExtensionSupportRequired,
         A2AException.VersionNotSupported, A2AException.Unauthenticated, A2AException.Unavailable,
         A2AException.RateLimited, A2AException.Internal, A2AException.Rejected {
 
@@ -159,6 +160,27 @@ public abstract sealed class A2AException extends RuntimeException
         @Override
         public Map<String, String> metadata() {
             return Map.of("method", method);
+        }
+    }
+
+    /**
+     * An operation that belongs to one of this service's extensions, called without declaring the
+     * extension ({@code A2A-Extensions} header, {@code a2a-extensions} gRPC metadata; spec §4.6).
+     */
+    public static final class ExtensionSupportRequired extends A2AException {
+        private final String method;
+        private final String uri;
+
+        public ExtensionSupportRequired(String method, String uri) {
+            super(ErrorKind.EXTENSION_SUPPORT_REQUIRED, method + " belongs to the extension " + uri
+                    + "; declare it in the A2A-Extensions header (gRPC metadata a2a-extensions) to use it");
+            this.method = method;
+            this.uri = uri;
+        }
+
+        @Override
+        public Map<String, String> metadata() {
+            return Map.of("method", method, "extension", uri);
         }
     }
 

@@ -52,6 +52,25 @@ public final class WalkBinding {
         });
     }
 
+    /**
+     * A walk over one task's transcript (history-paging extension): bound to the caller, the task,
+     * the direction and the starting point the first page was asked from. Its own layout version
+     * keeps it apart from the other kinds of walk.
+     */
+    public static WalkBinding ofTranscript(String tenant, String subject, String taskId, boolean newestFirst, Long startSeq,
+            String startMessageId) {
+        return digest(out -> {
+            out.writeByte(3); // layout version: transcript walks
+            writeNullable(out, tenant);
+            writeNullable(out, subject);
+            writeNullable(out, taskId);
+            out.writeBoolean(newestFirst);
+            out.writeBoolean(startSeq != null);
+            out.writeLong(startSeq == null ? 0 : startSeq);
+            writeNullable(out, startMessageId);
+        });
+    }
+
     private interface Fields {
         void write(DataOutputStream out) throws IOException;
     }

@@ -2,6 +2,8 @@ package dev.a2atasks.protocol;
 
 import com.google.protobuf.Empty;
 
+import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.CancelTaskRequest;
 import dev.a2atasks.proto.v1.DeleteTaskPushNotificationConfigRequest;
@@ -22,7 +24,8 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The A2A service as one port: the eleven operations of {@code lf.a2a.v1.A2AService}, each
+ * The A2A service as one port: the eleven operations of {@code lf.a2a.v1.A2AService}, and the
+ * operations of this service's declared extensions (ListTaskMessages, history paging), each
  * taking the admitted {@link CallContext}. Every binding decodes its request, calls exactly one
  * of these, and encodes the result or the {@link dev.a2atasks.error.A2AException}; validation,
  * scoping and error wording live behind this interface, once.
@@ -56,4 +59,10 @@ public interface A2AOperations {
     Uni<Empty> deleteTaskPushNotificationConfig(CallContext call, DeleteTaskPushNotificationConfigRequest request);
 
     Uni<AgentCard> getExtendedAgentCard(CallContext call, GetExtendedAgentCardRequest request);
+
+    /**
+     * History paging (extension {@value dev.a2atasks.client.HistoryPaging#URI}): a page of a task's
+     * transcript. Refused with ExtensionSupportRequired unless the call declared the extension.
+     */
+    Uni<ListTaskMessagesResponse> listTaskMessages(CallContext call, ListTaskMessagesRequest request);
 }

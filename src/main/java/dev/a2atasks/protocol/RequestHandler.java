@@ -11,6 +11,9 @@ import dev.a2atasks.error.ErrorKind;
 import dev.a2atasks.execution.MessageService;
 import dev.a2atasks.execution.TaskStreams;
 import dev.a2atasks.metrics.ServiceMetrics;
+import dev.a2atasks.client.HistoryPaging;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.CancelTaskRequest;
 import dev.a2atasks.proto.v1.DeleteTaskPushNotificationConfigRequest;
@@ -44,7 +47,9 @@ import jakarta.enterprise.context.ApplicationScoped;
  *
  * <p>Every operation passes the same two steps here, whatever its binding: the caller's rate
  * limit for the operation's {@link RequestClass} (before any work), and the request metric
- * (binding, operation, outcome, latency) when it ends.
+ * (binding, operation, outcome, latency) when it ends. An operation of one of this service's
+ * extensions runs only for a call that declared the extension (spec §4.6); others get
+ * ExtensionSupportRequired, limited and counted like any answer.
  */
 @ApplicationScoped
 public class RequestHandler implements A2AOperations {
@@ -125,6 +130,15 @@ public class RequestHandler implements A2AOperations {
     @Override
     public Uni<AgentCard> getExtendedAgentCard(CallContext call, GetExtendedAgentCardRequest request) {
         return unsupported(call, A2AMethod.GET_EXTENDED_AGENT_CARD, RequestClass.OTHER);
+    }
+
+    @Override
+    public Uni<ListTaskMessagesResponse> listTaskMessages(CallContext call, ListTaskMessagesRequest request) {
+        RequestClass requestClass = request.getPageToken().isEmpty() ? RequestClass.GET : RequestClass.PAGE;
+        return call(call, A2AMethod.LIST_TASK_MESSAGES, requestClass, () -> call.extensions().contains(HistoryPaging.URI)
+                ? tasks.listTaskMessages(call.caller(), request)
+                : Uni.createFrom().failure(new A2AException.ExtensionSupportRequired(A2AMethod.LIST_TASK_MESSAGES.wireName(),
+                        HistoryPaging.URI)));
     }
 
     /** Rate limit, then the operation, then its request metric. */

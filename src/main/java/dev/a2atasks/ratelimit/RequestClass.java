@@ -8,9 +8,9 @@ package dev.a2atasks.ratelimit;
 public enum RequestClass {
     /** ListTasks without a pageToken: the first page of a walk (and every dashboard poll). */
     WALK_START("walk-start"),
-    /** ListTasks with a pageToken: the next page of a walk in progress. */
+    /** ListTasks with a pageToken, and ListTaskMessages with one: the next page of a walk in progress. */
     PAGE("page"),
-    /** GetTask. */
+    /** GetTask, and the first page of a ListTaskMessages walk (a window of one task). */
     GET("get"),
     /** SendMessage, SendStreamingMessage, CancelTask, creating and deleting push configs. */
     WRITE("write"),

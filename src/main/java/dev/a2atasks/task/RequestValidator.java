@@ -13,6 +13,8 @@ import dev.a2atasks.task.HistoryConfig;
 import dev.a2atasks.paging.PageTokenCodec;
 import com.google.protobuf.Value;
 
+import dev.a2atasks.proto.history.v1.Direction;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
 import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.proto.v1.Part;
 import dev.a2atasks.proto.v1.Role;
@@ -272,6 +274,58 @@ public class RequestValidator {
             v.add(new FieldViolation(field, field + " is required"));
         }
         return text;
+    }
+
+    /** ListTaskMessages (history-paging extension): messages per page when the request sets none, and at most. */
+    public static final int DEFAULT_MESSAGE_PAGE_SIZE = 50;
+    public static final int MAX_MESSAGE_PAGE_SIZE = 100;
+    static final String DIRECTIONS = Direction.DIRECTION_NEWEST_FIRST.name() + " or " + Direction.DIRECTION_OLDEST_FIRST.name();
+
+    /**
+     * ListTaskMessages: a task id, a page size within 1..{@value #MAX_MESSAGE_PAGE_SIZE}, a known
+     * direction, and a starting point that is a seq ≥ 0 or a message id of the grammar. Whether the
+     * task is the caller's, and whether the message id names one of its messages, the store says.
+     */
+    public TranscriptQuery listTaskMessages(ListTaskMessagesRequest r) {
+        Violations v = new Violations(List.of());
+        String tenant = boundedText(v, "tenant", r.getTenant());
+        String taskId = required(v, "taskId", r.getTaskId());
+        Integer pageSize = null;
+        if (r.hasPageSize()) {
+            if (r.getPageSize() < 1 || r.getPageSize() > MAX_MESSAGE_PAGE_SIZE) {
+                v.add(new FieldViolation("pageSize", outOfRange("pageSize", 1, MAX_MESSAGE_PAGE_SIZE, Integer.toString(r.getPageSize()))));
+            } else {
+                pageSize = r.getPageSize();
+            }
+        }
+        String token = pageToken(v, r.getPageToken());
+        boolean newestFirst = switch (r.getDirection()) {
+            case DIRECTION_UNSPECIFIED, DIRECTION_NEWEST_FIRST -> true;
+            case DIRECTION_OLDEST_FIRST -> false;
+            default -> {
+                v.add(unknownDirection());
+                yield true;
+            }
+        };
+        Long startSeq = null;
+        String startMessageId = null;
+        if (r.getStartCase() == ListTaskMessagesRequest.StartCase.START_SEQ) {
+            if (r.getStartSeq() < 0) {
+                v.add(new FieldViolation("startSeq", "startSeq must not be negative, got " + r.getStartSeq()));
+            } else {
+                startSeq = r.getStartSeq();
+            }
+        } else if (r.getStartCase() == ListTaskMessagesRequest.StartCase.START_MESSAGE_ID) {
+            startMessageId = boundedText(v, "startMessageId", r.getStartMessageId());
+        }
+        v.throwIfAny();
+        return new TranscriptQuery(tenant == null ? "" : tenant, taskId, pageSize == null ? DEFAULT_MESSAGE_PAGE_SIZE : pageSize,
+                token, newestFirst, startSeq, startMessageId);
+    }
+
+    /** "direction must be …": a name or number this service does not know. */
+    static FieldViolation unknownDirection() {
+        return new FieldViolation("direction", "direction must be " + DIRECTIONS);
     }
 
     /** An id that names one task: CancelTask's and SubscribeToTask's. */

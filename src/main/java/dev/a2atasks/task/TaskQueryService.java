@@ -14,14 +14,20 @@ import dev.a2atasks.task.read.HistoryTails;
 import dev.a2atasks.task.read.MessageView;
 import dev.a2atasks.task.read.TaskPageQueries;
 import dev.a2atasks.task.read.TaskReads;
+import dev.a2atasks.task.read.TaskProtos;
 import dev.a2atasks.task.read.TaskView;
+import dev.a2atasks.task.read.TranscriptPages;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
+import dev.a2atasks.proto.history.v1.TaskMessage;
 import dev.a2atasks.time.Timestamps;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * ListTasks and GetTask, once, for every binding: validate, scope to the caller, page by keyset,
- * then fetch history tails and artifacts for the whole page in one statement each.
+ * then fetch history tails and artifacts for the whole page in one statement each. And
+ * ListTaskMessages (history-paging extension): a keyset page over one task's transcript.
  *
  * <p>A request naming a tenant other than the caller's sees nothing: an empty list, or
  * TaskNotFound, exactly as if that tenant had no tasks, so tenants cannot be probed.
@@ -33,15 +39,17 @@ public class TaskQueryService {
     private final TaskPageQueries pages;
     private final TaskReads reads;
     private final HistoryTails history;
+    private final TranscriptPages transcripts;
     private final PageTokenCodec tokens;
     private final ServiceMetrics metrics;
 
     TaskQueryService(RequestValidator validator, TaskPageQueries pages, TaskReads reads, HistoryTails history,
-            PageTokenCodec tokens, ServiceMetrics metrics) {
+            TranscriptPages transcripts, PageTokenCodec tokens, ServiceMetrics metrics) {
         this.validator = validator;
         this.pages = pages;
         this.reads = reads;
         this.history = history;
+        this.transcripts = transcripts;
         this.tokens = tokens;
         this.metrics = metrics;
     }
@@ -96,6 +104,57 @@ public class TaskQueryService {
                     TaskView task = found.get(0);
                     metrics.historyRows(task.history() == null ? 0 : task.history().size());
                     return task;
+                });
+    }
+
+    /**
+     * One page of a task's transcript, newest or oldest first. The task is scoped exactly as
+     * GetTask scopes it (another caller's task, or another tenant's, is TaskNotFound with the same
+     * bytes as a task that does not exist); the page token is bound to the caller, the task, the
+     * direction and the starting point, and carries the seq of the last message served.
+     */
+    public Uni<ListTaskMessagesResponse> listTaskMessages(Caller caller, ListTaskMessagesRequest request) {
+        TranscriptQuery query = validator.listTaskMessages(request);
+        WalkBinding binding = WalkBinding.ofTranscript(caller.tenant(), caller.subject(), query.taskId(), query.newestFirst(),
+                query.startSeq(), query.startMessageId());
+        PageCursor cursor = query.pageToken() == null ? null : open(query.pageToken(), binding);
+        if (!inCallersTenant(caller, query.tenant())) {
+            return Uni.createFrom().failure(new A2AException.TaskNotFound(query.taskId()));
+        }
+        boolean down = query.newestFirst();
+        Uni<Long> bound;
+        if (cursor != null) {
+            bound = Uni.createFrom().item(down ? cursor.seq() - 1 : cursor.seq() + 1);
+        } else if (query.startSeq() != null) {
+            bound = Uni.createFrom().item(query.startSeq());
+        } else if (query.startMessageId() != null) {
+            bound = transcripts.seqOf(caller, query.taskId(), query.startMessageId())
+                    .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(query.taskId()))
+                    .map(start -> {
+                        if (start.seq() == null) {
+                            throw A2AException.invalidParam("startMessageId", "startMessageId names no message of this task");
+                        }
+                        return start.seq();
+                    });
+        } else {
+            bound = Uni.createFrom().item(down ? Long.MAX_VALUE : 0L);
+        }
+        int pageSize = query.pageSize();
+        return bound.chain(from -> transcripts.window(caller, query.taskId(), down, from, pageSize + 1))
+                .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(query.taskId()))
+                .map(window -> {
+                    List<MessageView> rows = window.messages();
+                    boolean more = rows.size() > pageSize;
+                    List<MessageView> page = more ? rows.subList(0, pageSize) : rows;
+                    ListTaskMessagesResponse.Builder response = ListTaskMessagesResponse.newBuilder();
+                    for (MessageView m : page) {
+                        response.addMessages(TaskMessage.newBuilder().setSeq(m.seq())
+                                .setMessage(TaskProtos.message(m, query.taskId(), window.contextId())));
+                    }
+                    if (more) {
+                        response.setNextPageToken(tokens.seal(PageCursor.afterSeq(page.get(page.size() - 1).seq()), binding));
+                    }
+                    return response.build();
                 });
     }
 

@@ -8,6 +8,8 @@ import java.util.OptionalInt;
 
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.error.FieldViolation;
+import dev.a2atasks.proto.history.v1.Direction;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
 import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsRequest;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.time.Timestamps;
@@ -59,6 +61,60 @@ public final class TextParams {
             request.setPageSize(size.getAsInt());
         }
         return request.build();
+    }
+
+    /**
+     * ListTaskMessages (history-paging extension) from text: what no typed value can hold is
+     * refused here (a non-integer, a direction name this service does not know, both starting
+     * points at once); the validator judges the typed request exactly as it judges gRPC's.
+     */
+    public static ListTaskMessagesRequest listTaskMessages(String tenant, String taskId, String pageSize, String pageToken,
+            String direction, String startSeq, String startMessageId) {
+        List<FieldViolation> undecodable = new ArrayList<>();
+        OptionalInt size = int32(undecodable, "pageSize", pageSize, 1, RequestValidator.MAX_MESSAGE_PAGE_SIZE);
+        Direction way = direction(undecodable, direction);
+        Long seq = null;
+        if (!isAbsent(startSeq)) {
+            seq = Grammar.int64(startSeq);
+            if (seq == null) {
+                undecodable.add(new FieldViolation("startSeq", "startSeq must be a non-negative integer"));
+            }
+        }
+        if (!isAbsent(startSeq) && !isAbsent(startMessageId)) {
+            undecodable.add(new FieldViolation("startMessageId", "startSeq and startMessageId are alternatives: give one of them"));
+        }
+        if (!undecodable.isEmpty()) {
+            throw A2AException.invalidParams(undecodable);
+        }
+        ListTaskMessagesRequest.Builder request = ListTaskMessagesRequest.newBuilder()
+                .setTenant(tenant == null ? "" : tenant).setTaskId(taskId == null ? "" : taskId)
+                .setPageToken(pageToken == null ? "" : pageToken).setDirection(way);
+        size.ifPresent(request::setPageSize);
+        if (seq != null) {
+            request.setStartSeq(seq);
+        } else if (!isAbsent(startMessageId)) {
+            request.setStartMessageId(startMessageId);
+        }
+        return request.build();
+    }
+
+    /** A direction by name or, as ProtoJSON also allows, by number. */
+    private static Direction direction(List<FieldViolation> undecodable, String value) {
+        if (isAbsent(value)) {
+            return Direction.DIRECTION_UNSPECIFIED;
+        }
+        for (Direction direction : Direction.values()) {
+            if (direction != Direction.UNRECOGNIZED && direction.name().equals(value)) {
+                return direction;
+            }
+        }
+        Integer number = Grammar.int32(value);
+        Direction byNumber = number == null ? null : Direction.forNumber(number);
+        if (byNumber != null) {
+            return byNumber;
+        }
+        undecodable.add(RequestValidator.unknownDirection());
+        return Direction.DIRECTION_UNSPECIFIED;
     }
 
     public static GetTaskParams getTask(String tenant, String id, String historyLength) {

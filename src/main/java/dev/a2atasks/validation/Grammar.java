@@ -134,4 +134,16 @@ public final class Grammar {
         long result = Long.parseLong(value); // safe: at most 10 ASCII digits and a sign
         return result < Integer.MIN_VALUE || result > Integer.MAX_VALUE ? null : (int) result;
     }
+
+    /** The same for an int64 ({@code startSeq}): null for anything that is not one. */
+    public static Long int64(String value) {
+        if (!isInteger(value) || value.length() > 20) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return null; // 19 or 20 digits past the range
+        }
+    }
 }

@@ -36,6 +36,7 @@ class ReflectionTest {
             List<String> services = new ArrayList<>();
             responses.get(0).getListServicesResponse().getServiceList().forEach(s -> services.add(s.getName()));
             assertTrue(services.contains("lf.a2a.v1.A2AService"), services.toString());
+            assertTrue(services.contains("a2atasks.history.v1.TaskHistoryService"), services.toString());
 
             List<String> files = new ArrayList<>();
             for (var bytes : responses.get(1).getFileDescriptorResponse().getFileDescriptorProtoList()) {

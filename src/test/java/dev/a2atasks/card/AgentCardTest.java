@@ -42,6 +42,12 @@ class AgentCardTest {
         assertEquals(500.0, card.getCapabilities().getExtensions(0).getParams()
                 .getFieldsOrThrow(dev.a2atasks.client.CatchUpHint.COMMIT_LAG_BOUND_MILLIS).getNumberValue());
         assertEquals(false, card.getCapabilities().getExtensions(0).getRequired());
+        // History paging (issue 14): optional, with its page sizes.
+        var paging = card.getCapabilities().getExtensions(1);
+        assertEquals(dev.a2atasks.client.HistoryPaging.URI, paging.getUri());
+        assertEquals(false, paging.getRequired());
+        assertEquals(java.util.OptionalInt.of(100), dev.a2atasks.client.HistoryPaging.maxPageSize(card.build()));
+        assertEquals(50.0, paging.getParams().getFieldsOrThrow(dev.a2atasks.client.HistoryPaging.DEFAULT_PAGE_SIZE).getNumberValue());
     }
 
     @Test

@@ -43,6 +43,18 @@ public final class GrpcChannels implements AutoCloseable {
                 .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
     }
 
+    /** The history-paging stub, declaring the extension in {@code a2a-extensions} when {@code optIn}. */
+    public dev.a2atasks.proto.history.v1.TaskHistoryServiceGrpc.TaskHistoryServiceBlockingStub history(String bearerToken, boolean optIn) {
+        Metadata headers = new Metadata();
+        headers.put(AUTHORIZATION, "Bearer " + bearerToken);
+        headers.put(A2A_VERSION, "1.0");
+        if (optIn) {
+            headers.put(Metadata.Key.of("a2a-extensions", Metadata.ASCII_STRING_MARSHALLER), dev.a2atasks.client.HistoryPaging.URI);
+        }
+        return dev.a2atasks.proto.history.v1.TaskHistoryServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    }
+
     public ManagedChannel channel() {
         return channel;
     }

@@ -143,8 +143,17 @@ public final class PushApi {
     }
 
     private static <T extends Message> Answer<T> rest(String method, String bearer, String path, String body, Message.Builder builder) {
+        return rest(method, bearer, null, path, body, builder);
+    }
+
+    /** An HTTP+JSON call, declaring {@code extensions} in A2A-Extensions unless null. */
+    static <T extends Message> Answer<T> rest(String method, String bearer, String extensions, String path, String body,
+            Message.Builder builder) {
         var request = given().urlEncodingEnabled(false).contentType("application/json").header("A2A-Version", "1.0")
                 .header("Authorization", "Bearer " + bearer);
+        if (extensions != null) {
+            request = request.header("A2A-Extensions", extensions);
+        }
         if (body != null) {
             request = request.body(body);
         }
@@ -164,8 +173,17 @@ public final class PushApi {
     }
 
     private static <T extends Message> Answer<T> jsonRpc(String bearer, String method, String params, Message.Builder builder) {
-        Response response = given().contentType("application/json").header("A2A-Version", "1.0")
-                .header("Authorization", "Bearer " + bearer)
+        return jsonRpc(bearer, null, method, params, builder);
+    }
+
+    /** A JSON-RPC call, declaring {@code extensions} in A2A-Extensions unless null. */
+    static <T extends Message> Answer<T> jsonRpc(String bearer, String extensions, String method, String params, Message.Builder builder) {
+        var call = given().contentType("application/json").header("A2A-Version", "1.0")
+                .header("Authorization", "Bearer " + bearer);
+        if (extensions != null) {
+            call = call.header("A2A-Extensions", extensions);
+        }
+        Response response = call
                 .body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method + "\",\"params\":" + params + "}").post("/");
         if (response.statusCode() >= 500) {
             throw new AssertionError("HTTP " + response.statusCode() + ": " + response.asString());
@@ -182,7 +200,7 @@ public final class PushApi {
         String status = switch (code) {
             case -32602 -> "INVALID_ARGUMENT";
             case -32001 -> "NOT_FOUND";
-            case -32003 -> "FAILED_PRECONDITION";
+            case -32003, -32008 -> "FAILED_PRECONDITION";
             default -> "code " + code;
         };
         List<String> fields = json.getList("error.data.find { it.'@type'.endsWith('BadRequest') }.fieldViolations.field");
@@ -196,10 +214,15 @@ public final class PushApi {
                 json.getString("error.data.find { it.'@type'.endsWith('ErrorInfo') }.reason"), fields == null ? List.of() : fields, raw));
     }
 
-    @SuppressWarnings("unchecked")
     private <T extends Message> Answer<T> grpc(String bearer, Function<A2AServiceGrpc.A2AServiceBlockingStub, Message> call) {
+        return grpc(root, channels -> call.apply(channels.stub(bearer)));
+    }
+
+    /** A gRPC call on a fresh channel; a status is the answer's error, INTERNAL or UNKNOWN fails the test. */
+    @SuppressWarnings("unchecked")
+    static <T extends Message> Answer<T> grpc(URL root, Function<GrpcChannels, Message> call) {
         try (GrpcChannels channels = new GrpcChannels(root)) {
-            return new Answer<>((T) call.apply(channels.stub(bearer)), null);
+            return new Answer<>((T) call.apply(channels), null);
         } catch (StatusRuntimeException e) {
             if (e.getStatus().getCode() == io.grpc.Status.Code.INTERNAL || e.getStatus().getCode() == io.grpc.Status.Code.UNKNOWN) {
                 throw new AssertionError("gRPC " + e.getStatus(), e);

@@ -31,6 +31,17 @@ final class JsonRpcParams {
                 scalar(params, "includeArtifacts", "include_artifacts"));
     }
 
+    static dev.a2atasks.proto.history.v1.ListTaskMessagesRequest listTaskMessages(JsonNode params) {
+        return TextParams.listTaskMessages(
+                string(params, "tenant", "tenant"),
+                string(params, "taskId", "task_id"),
+                scalar(params, "pageSize", "page_size"),
+                string(params, "pageToken", "page_token"),
+                scalar(params, "direction", "direction"),
+                scalar(params, "startSeq", "start_seq"),
+                string(params, "startMessageId", "start_message_id"));
+    }
+
     static GetTaskParams getTask(JsonNode params) {
         return TextParams.getTask(
                 string(params, "tenant", "tenant"),

@@ -103,6 +103,8 @@ public class JsonRpcResource {
                 params(p, ListTaskPushNotificationConfigsRequest.newBuilder())).map(JsonRpcResource::proto));
         OPERATIONS.put(A2AMethod.DELETE_TASK_PUSH_NOTIFICATION_CONFIG, (port, c, p) -> port.deleteTaskPushNotificationConfig(c,
                 params(p, DeleteTaskPushNotificationConfigRequest.newBuilder())).map(JsonRpcResource::proto));
+        OPERATIONS.put(A2AMethod.LIST_TASK_MESSAGES, (port, c, p) -> port.listTaskMessages(c, JsonRpcParams.listTaskMessages(p))
+                .map(JsonRpcResource::proto));
         OPERATIONS.put(A2AMethod.GET_EXTENDED_AGENT_CARD, (port, c, p) -> port.getExtendedAgentCard(c,
                 params(p, GetExtendedAgentCardRequest.newBuilder())).map(JsonRpcResource::proto));
     }

@@ -34,7 +34,9 @@ import jakarta.ws.rs.core.MediaType;
 /**
  * The HTTP+JSON routes of the other A2A operations (spec §11.3), plain and tenant-prefixed (a
  * leading {tenant}). Each reads its request message (body and path) and calls the port. The two
- * streaming operations are {@link StreamRoutes}.
+ * streaming operations are {@link StreamRoutes}. {@code GET /tasks/{taskId}/messages} is the
+ * history-paging extension's ListTaskMessages, its query parameters decoded by the shared
+ * {@link TextParams}.
  */
 @Path("/")
 @Consumes(MediaType.WILDCARD)
@@ -99,6 +101,15 @@ public class OperationsResource {
         DeleteTaskPushNotificationConfigRequest delete = DeleteTaskPushNotificationConfigRequest.newBuilder().setTenant(tenant(tenant))
                 .setTaskId(taskId).setId(id).build();
         return calls.call(request, c -> port.deleteTaskPushNotificationConfig(c, delete)).map(OperationsResource::json);
+    }
+
+    @GET
+    @Path("{tenant:([^/]+/)?}tasks/{taskId}/messages")
+    public Uni<byte[]> listTaskMessages(RoutingContext request, @RestPath String tenant, @RestPath String taskId,
+            @RestQuery String pageSize, @RestQuery String pageToken, @RestQuery String direction, @RestQuery String startSeq,
+            @RestQuery String startMessageId) {
+        var list = TextParams.listTaskMessages(tenant(tenant), taskId, pageSize, pageToken, direction, startSeq, startMessageId);
+        return calls.call(request, c -> port.listTaskMessages(c, list)).map(OperationsResource::json);
     }
 
     @GET

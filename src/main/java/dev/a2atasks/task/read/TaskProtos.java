@@ -32,7 +32,7 @@ public final class TaskProtos {
         }
         if (view.history() != null) {
             for (MessageView m : view.history()) {
-                task.addHistory(message(m, view));
+                task.addHistory(message(m, view.id(), view.contextId()));
             }
         }
         if (view.artifacts() != null) {
@@ -43,11 +43,12 @@ public final class TaskProtos {
         return task.build();
     }
 
-    private static Message message(MessageView m, TaskView task) {
+    /** A stored message of a task, with the task's id and context as every message of it carries them. */
+    public static Message message(MessageView m, String taskId, String contextId) {
         Message.Builder message = Message.newBuilder()
                 .setMessageId(m.messageId())
-                .setContextId(task.contextId())
-                .setTaskId(task.id())
+                .setContextId(contextId)
+                .setTaskId(taskId)
                 .setRole(Role.valueOf(m.role()))
                 .addAllParts(ProtoJsonColumns.parseParts(m.partsJson()))
                 .addAllExtensions(ProtoJsonColumns.parseStrings(m.extensionsJson()))
