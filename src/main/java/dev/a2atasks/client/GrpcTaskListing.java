@@ -12,6 +12,9 @@ import java.util.function.Supplier;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.BadRequest;
 
+import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
+import dev.a2atasks.proto.history.v1.TaskHistoryServiceGrpc;
 import dev.a2atasks.proto.v1.A2AServiceGrpc;
 import dev.a2atasks.proto.v1.ListTasksRequest;
 import dev.a2atasks.proto.v1.ListTasksResponse;
@@ -22,11 +25,15 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.MetadataUtils;
 
-/** ListTasks over gRPC, sending the bearer token and {@code a2a-version: 1.0} with every call. */
-public final class GrpcTaskListing implements TaskListing {
+/**
+ * ListTasks over gRPC, and ListTaskMessages (history paging, declared in {@code a2a-extensions}),
+ * sending the bearer token and {@code a2a-version: 1.0} with every call.
+ */
+public final class GrpcTaskListing implements RemoteTasks {
 
     private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
     private static final Metadata.Key<String> VERSION = Metadata.Key.of("a2a-version", Metadata.ASCII_STRING_MARSHALLER);
+    private static final Metadata.Key<String> EXTENSIONS = Metadata.Key.of("a2a-extensions", Metadata.ASCII_STRING_MARSHALLER);
 
     private final ManagedChannel channel;
     private final Supplier<String> bearerToken;
@@ -69,34 +76,56 @@ public final class GrpcTaskListing implements TaskListing {
 
     @Override
     public ListTasksResponse list(ListTasksRequest request) {
-        Metadata headers = new Metadata();
-        headers.put(AUTHORIZATION, "Bearer " + bearerToken.get());
-        headers.put(VERSION, "1.0");
         try {
-            return A2AServiceGrpc.newBlockingStub(channel)
-                    .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
+            return A2AServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers(false)))
                     .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
                     .listTasks(request);
         } catch (StatusRuntimeException e) {
-            List<String> fields = new ArrayList<>();
-            com.google.rpc.Status status = StatusProto.fromThrowable(e);
-            if (status != null) {
-                for (var detail : status.getDetailsList()) {
-                    if (detail.is(BadRequest.class)) {
-                        try {
-                            detail.unpack(BadRequest.class).getFieldViolationsList().forEach(v -> fields.add(v.getField()));
-                        } catch (InvalidProtocolBufferException ignored) {
-                            // a detail we cannot read names no field
-                        }
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public ListTaskMessagesResponse listMessages(ListTaskMessagesRequest request) {
+        try {
+            return TaskHistoryServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers(true)))
+                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                    .listTaskMessages(request);
+        } catch (StatusRuntimeException e) {
+            throw failure(e).of(HistoryPaging.METHOD);
+        }
+    }
+
+    private Metadata headers(boolean historyPaging) {
+        Metadata headers = new Metadata();
+        headers.put(AUTHORIZATION, "Bearer " + bearerToken.get());
+        headers.put(VERSION, "1.0");
+        if (historyPaging) {
+            headers.put(EXTENSIONS, HistoryPaging.URI);
+        }
+        return headers;
+    }
+
+    /** A status as a ListingException: the fields a BadRequest detail names, and whether any server answered. */
+    private ListingException failure(StatusRuntimeException e) {
+        List<String> fields = new ArrayList<>();
+        com.google.rpc.Status status = StatusProto.fromThrowable(e);
+        if (status != null) {
+            for (var detail : status.getDetailsList()) {
+                if (detail.is(BadRequest.class)) {
+                    try {
+                        detail.unpack(BadRequest.class).getFieldViolationsList().forEach(v -> fields.add(v.getField()));
+                    } catch (InvalidProtocolBufferException ignored) {
+                        // a detail we cannot read names no field
                     }
                 }
             }
-            String code = e.getStatus().getCode().name();
-            if (e.getStatus().getCause() != null) { // the transport failed: no server answered this call
-                throw new ListingException(target, code, TransportFailures.describe(e, !plaintext), fields, e);
-            }
-            throw new ListingException(target, code, String.valueOf(e.getStatus().getDescription()), fields, e);
         }
+        String code = e.getStatus().getCode().name();
+        if (e.getStatus().getCause() != null) { // the transport failed: no server answered this call
+            return new ListingException(target, code, TransportFailures.describe(e, !plaintext), fields, e);
+        }
+        return new ListingException(target, code, String.valueOf(e.getStatus().getDescription()), fields, e);
     }
 
     @Override

@@ -20,12 +20,18 @@ import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import com.google.protobuf.util.Timestamps;
 
+import dev.a2atasks.proto.history.v1.Direction;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
 import dev.a2atasks.proto.v1.ListTasksRequest;
 import dev.a2atasks.proto.v1.ListTasksResponse;
 import dev.a2atasks.proto.v1.TaskState;
 
-/** ListTasks over HTTP+JSON ({@code GET {base}/tasks}), with the JDK's HTTP client. */
-public final class HttpTaskListing implements TaskListing {
+/**
+ * ListTasks over HTTP+JSON ({@code GET {base}/tasks}), and ListTaskMessages (history paging,
+ * {@code GET {base}/tasks/{id}/messages} declared in {@code A2A-Extensions}), with the JDK's HTTP client.
+ */
+public final class HttpTaskListing implements RemoteTasks {
 
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
 
@@ -69,16 +75,57 @@ public final class HttpTaskListing implements TaskListing {
         if (request.hasIncludeArtifacts()) {
             query.add(param("includeArtifacts", Boolean.toString(request.getIncludeArtifacts())));
         }
-        String path = request.getTenant().isEmpty() ? "/tasks" : "/" + URLEncoder.encode(request.getTenant(), StandardCharsets.UTF_8) + "/tasks";
-        HttpRequest call = HttpRequest.newBuilder(URI.create(base + path + query))
+        String path = prefix(request.getTenant()) + "/tasks";
+        return get(path + query, false, ListTasksResponse.newBuilder()).build();
+    }
+
+    @Override
+    public ListTaskMessagesResponse listMessages(ListTaskMessagesRequest request) {
+        StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+        if (request.hasPageSize()) {
+            query.add(param("pageSize", Integer.toString(request.getPageSize())));
+        }
+        if (!request.getPageToken().isEmpty()) {
+            query.add(param("pageToken", request.getPageToken()));
+        }
+        if (request.getDirection() != Direction.DIRECTION_UNSPECIFIED) {
+            query.add(param("direction", request.getDirection().name()));
+        }
+        if (request.getStartCase() == ListTaskMessagesRequest.StartCase.START_SEQ) {
+            query.add(param("startSeq", Long.toString(request.getStartSeq())));
+        } else if (request.getStartCase() == ListTaskMessagesRequest.StartCase.START_MESSAGE_ID) {
+            query.add(param("startMessageId", request.getStartMessageId()));
+        }
+        String path = prefix(request.getTenant()) + "/tasks/" + segment(request.getTaskId()) + "/messages";
+        try {
+            return get(path + query, true, ListTaskMessagesResponse.newBuilder()).build();
+        } catch (ListingException e) {
+            throw e.of(HistoryPaging.METHOD);
+        }
+    }
+
+    private static String prefix(String tenant) {
+        return tenant.isEmpty() ? "" : "/" + segment(tenant);
+    }
+
+    /** A path segment: percent-encoded, a space as %20 (URLEncoder writes '+', which a path keeps literally). */
+    private static String segment(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** GET of a path under the base; the answer read into {@code into}, any other answer a ListingException. */
+    private <B extends com.google.protobuf.Message.Builder> B get(String pathAndQuery, boolean historyPaging, B into) {
+        HttpRequest.Builder call = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
                 .timeout(timeout)
                 .header("Authorization", "Bearer " + bearerToken.get())
                 .header("A2A-Version", "1.0")
-                .header("Accept", "application/a2a+json")
-                .GET().build();
+                .header("Accept", "application/a2a+json");
+        if (historyPaging) {
+            call.header("A2A-Extensions", HistoryPaging.URI);
+        }
         HttpResponse<String> response;
         try {
-            response = http.send(call, HttpResponse.BodyHandlers.ofString());
+            response = http.send(call.GET().build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw TransportFailures.of(base.toString(), e, "https".equalsIgnoreCase(base.getScheme()));
         } catch (InterruptedException e) {
@@ -87,9 +134,8 @@ public final class HttpTaskListing implements TaskListing {
         }
         try {
             if (response.statusCode() == 200) {
-                ListTasksResponse.Builder page = ListTasksResponse.newBuilder();
-                PARSER.merge(response.body(), page);
-                return page.build();
+                PARSER.merge(response.body(), into);
+                return into;
             }
         } catch (InvalidProtocolBufferException e) {
             throw new ListingException(base.toString(), "INTERNAL", "unreadable response (HTTP 200): " + e.getMessage(),

@@ -3,15 +3,17 @@ package dev.a2atasks.client;
 import java.util.List;
 
 /**
- * A ListTasks call that failed: refused by the server, or never answered. {@code status} is the
+ * A ListTasks call (or ListTaskMessages, history paging) that failed: refused by the server, or never answered. {@code status} is the
  * gRPC status name (the HTTP+JSON binding reports the same names; a transport failure is
  * {@code UNAVAILABLE} or {@code DEADLINE_EXCEEDED}), {@code fields} the fields a BadRequest detail
  * names. The message names the endpoint and the cause; the transport's exception is the cause.
  */
 public class ListingException extends RuntimeException {
 
+    private final String operation;
     private final String endpoint;
     private final String status;
+    private final String detail;
     private final List<String> fields;
 
     public ListingException(String status, String message, List<String> fields) {
@@ -19,10 +21,22 @@ public class ListingException extends RuntimeException {
     }
 
     public ListingException(String endpoint, String status, String message, List<String> fields, Throwable cause) {
-        super((endpoint == null ? "" : "ListTasks at " + endpoint + ": ") + status + ": " + message, cause);
+        this("ListTasks", endpoint, status, message, fields, cause);
+    }
+
+    private ListingException(String operation, String endpoint, String status, String message, List<String> fields, Throwable cause) {
+        super((endpoint == null ? "" : operation + " at " + endpoint + ": ") + status + ": " + message, cause);
+        this.operation = operation;
         this.endpoint = endpoint;
         this.status = status;
+        this.detail = message;
         this.fields = List.copyOf(fields);
+    }
+
+    /** The same failure, told as a failure of another operation over the same connection. */
+    ListingException of(String otherOperation) {
+        return otherOperation.equals(operation) ? this
+                : new ListingException(otherOperation, endpoint, status, detail, fields, getCause());
     }
 
     /** Where the call went (gRPC target or URL), or null when not known. */

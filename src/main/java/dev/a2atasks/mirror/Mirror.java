@@ -15,7 +15,9 @@ import org.jboss.logging.Logger;
 import dev.a2atasks.metrics.ServiceMetrics;
 
 import dev.a2atasks.client.ListFilter;
+import dev.a2atasks.client.RemoteTasks;
 import dev.a2atasks.client.TaskListing;
+import dev.a2atasks.client.TranscriptCopy;
 import dev.a2atasks.client.TaskWalker;
 import dev.a2atasks.client.WalkListener;
 import dev.a2atasks.client.WalkStats;
@@ -34,6 +36,11 @@ import jakarta.enterprise.context.ApplicationScoped;
  * a sync pages move ahead of its cursor, and have a status timestamp above the new mark minus the
  * skew: the next sync is their catch-up pass. Without a mark (first sync) the whole source is
  * listed. An idle sync reads the skew window and writes nothing.
+ *
+ * <p>With full histories ({@code history=full}) the walk carries no history; each task it reads
+ * has its transcript brought up to date with the source's history-paging extension through a
+ * {@link TranscriptCopy} over the local tables: the whole transcript on the first sync, then
+ * whatever followed the newest message the copy holds, however many syncs were missed.
  *
  * <p>A reconciliation walks the whole source (plus a catch-up pass for tasks that moved while it
  * walked) and then retires local copies of tasks the source no longer has: deleted, or marked.
@@ -118,17 +125,19 @@ public class Mirror {
         Set<String> seen = reconcile ? new HashSet<>() : null;
         TaskWalker.PassResult result;
         Duration skew;
-        try (TaskListing listing = source.open()) {
+        try (RemoteTasks listing = source.open()) {
             skew = source.skew().orElseGet(() -> publishedSkew(source, listing));
             TaskWalker walker = new TaskWalker(listing, skew, 0, WalkListener.NONE);
             if (mark != null && !reconcile) {
                 filter = filter.withStatusTimestampAfter(mark.minus(skew));
             }
-            result = walker.walk(filter, page -> copy(source, page, counts, seen));
+            MirroredTranscripts transcripts = source.fullHistory() ? new MirroredTranscripts(source.localOwner(), store, reads) : null;
+            TranscriptCopy copies = transcripts == null ? null : new TranscriptCopy(listing, transcripts, source.historyPageSize());
+            result = walker.walk(filter, page -> copy(source, page, counts, seen, copies));
             if (reconcile && result.newest() != null) {
                 // Tasks that moved (or were created) while the walk paged went ahead of its cursor.
                 TaskWalker.PassResult catchUp = walker.walk(filter.withStatusTimestampAfter(result.newest().minus(skew)),
-                        page -> copy(source, page, counts, seen));
+                        page -> copy(source, page, counts, seen, copies));
                 if (catchUp.newest() != null && catchUp.newest().isAfter(result.newest())) {
                     result = new TaskWalker.PassResult(result.stats(), catchUp.newest());
                 }
@@ -159,12 +168,12 @@ public class Mirror {
         return known.skew();
     }
 
-    private void copy(MirrorSource source, ListTasksResponse page, Counts counts, Set<String> seen) {
+    private void copy(MirrorSource source, ListTasksResponse page, Counts counts, Set<String> seen, TranscriptCopy transcripts) {
         counts.pages++;
-        page.getTasksList().forEach(task -> copy(source, task, counts, seen));
+        page.getTasksList().forEach(task -> copy(source, task, counts, seen, transcripts));
     }
 
-    private void copy(MirrorSource source, Task task, Counts counts, Set<String> seen) {
+    private void copy(MirrorSource source, Task task, Counts counts, Set<String> seen, TranscriptCopy transcripts) {
         if (stopping) {
             throw new Stopped();
         }
@@ -179,6 +188,13 @@ public class Mirror {
             counts.updated++;
         }
         counts.messages += upserted.created() ? 0 : upserted.messagesAdded();
+        if (transcripts != null) {
+            TranscriptCopy.SyncResult synced = transcripts.sync(null, task.getId());
+            counts.messages += synced.added();
+            if (synced.added() > 0 && !upserted.created() && !upserted.changed()) {
+                counts.updated++; // only its transcript moved
+            }
+        }
         if (upserted.historyGap()) {
             counts.gaps++;
             LOG.warnf("Mirror %s: task %s got more than %d new messages since the last sync; the copy marks the gap"
@@ -233,7 +249,7 @@ public class Mirror {
         int retired;
     }
 
-    private static <T> T await(Supplier<Uni<T>> work) {
+    static <T> T await(Supplier<Uni<T>> work) {
         try {
             return VertxContextSupport.subscribeAndAwait(work);
         } catch (RuntimeException | Error e) {

@@ -58,9 +58,21 @@ public interface MirrorConfig {
         /** Local owner (subject) the mirrored tasks are stored under. */
         String owner();
 
-        /** Newest messages fetched per changed task (0: status only). */
+        /** Newest messages fetched per changed task (0: status only). Ignored with {@code history=full}. */
         @WithDefault("0")
         int historyLength();
+
+        /**
+         * {@code tail}: each changed task's newest {@link #historyLength()} messages (a gap is marked
+         * when more arrived between syncs). {@code full}: every task's whole transcript, through the
+         * source's history-paging extension (ListTaskMessages), which the source must offer.
+         */
+        @WithDefault("tail")
+        String history();
+
+        /** Messages per ListTaskMessages page with {@code history=full}, 1 to the source's maxPageSize. */
+        @WithDefault("100")
+        int historyPageSize();
 
         @WithDefault("false")
         boolean includeArtifacts();

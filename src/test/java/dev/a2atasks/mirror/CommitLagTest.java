@@ -100,7 +100,7 @@ class CommitLagTest extends BindingTest {
         String target = root.getHost() + ":" + root.getPort();
         MirrorSource source = new MirrorSource("commit-lag", target, "grpc", true, TokenSource.fixed(token),
                 java.util.Optional.of(URI.create(root + ".well-known/agent-card.json")), new Caller(localTenant, "copies"), 0,
-                false, java.util.Optional.empty(), 20, Duration.ofSeconds(30), Duration.ZERO, true, Duration.ofMinutes(1));
+                false, java.util.Optional.empty(), 20, Duration.ofSeconds(30), Duration.ZERO, true, Duration.ofMinutes(1), 0);
         assertEquals(Duration.ofSeconds(3), mirror.sync(source).skew(), "the mirror uses the source's published skew");
 
         ExecutorService background = Executors.newFixedThreadPool(3);

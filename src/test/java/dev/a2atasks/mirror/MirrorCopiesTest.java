@@ -190,6 +190,6 @@ class MirrorCopiesTest extends BindingTest {
         String endpoint = binding.equals("grpc") ? root.getHost() + ":" + root.getPort() : root.toString();
         return new MirrorSource(name, endpoint, binding, true, TokenSource.fixed(Tokens.valid(sourceTenant, OWNER)),
                 Optional.empty(), new Caller(localTenant, "copies"), historyLength, true, Optional.of(Duration.ofSeconds(2)), 20,
-                Duration.ofSeconds(30), Duration.ZERO, true, Duration.ofMinutes(1));
+                Duration.ofSeconds(30), Duration.ZERO, true, Duration.ofMinutes(1), 0);
     }
 }

@@ -42,6 +42,24 @@ public class TaskReads {
     }
 
     /**
+     * Which of these message ids the caller's task holds (a transcript copy's question); empty
+     * when the caller has no such task. A seek per id on the index of (task_pk, message_id).
+     */
+    @WithSession
+    public Uni<List<String>> heldMessageIds(Caller caller, String taskId, java.util.Collection<String> messageIds) {
+        return TaskEntity.find("select m.messageId from MessageEntity m, TaskEntity t where m.taskPk = t.pk"
+                + " and t.tenant = ?1 and t.owner = ?2 and t.id = ?3 and m.messageId in ?4",
+                caller.tenant(), caller.subject(), taskId, messageIds).project(String.class).list();
+    }
+
+    /** Whether the caller's task holds any message: every message appended advances its next seq. */
+    @WithSession
+    public Uni<Boolean> hasMessages(Caller caller, String taskId) {
+        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", caller.tenant(), caller.subject(), taskId)
+                .firstResult().map(row -> row != null && row.nextSeq > 0);
+    }
+
+    /**
      * Every artifact of these tasks, in production order, keyed by task row key. The keys come
      * from a page already scoped to the caller; one statement for the whole page.
      */

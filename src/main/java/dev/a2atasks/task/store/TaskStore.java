@@ -159,6 +159,39 @@ public class TaskStore {
         });
     }
 
+    /**
+     * Appends messages of a copied transcript (a mirror with full histories) to the stored copy of
+     * a task, oldest first, after the messages it holds, skipping message ids it holds already: a
+     * page appended twice (a retry) adds nothing. The task row is locked first, so two syncs of one
+     * task cannot interleave their appends. Answers how many messages were added.
+     */
+    @WithTransaction
+    public Uni<Integer> appendCopied(Caller owner, String taskId, List<Message> messages) {
+        if (messages.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        List<String> ids = messages.stream().map(Message::getMessageId).toList();
+        return lockTask(owner, taskId).chain(task -> MessageEntity.<MessageEntity>list("taskPk = ?1 and messageId in ?2", task.pk, ids)
+                .chain(stored -> {
+                    Set<String> held = stored.stream().map(m -> m.messageId).collect(Collectors.toSet());
+                    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    int added = 0;
+                    for (Message message : messages) {
+                        if (held.add(message.getMessageId())) {
+                            MessageEntity entity = toEntity(task.pk, task.nextSeq++, message, now);
+                            chain = chain.chain(() -> entity.persist()).replaceWithVoid();
+                            added++;
+                        }
+                    }
+                    if (added > 0) {
+                        task.updatedAt = now;
+                    }
+                    int count = added;
+                    return chain.replaceWith(count);
+                }));
+    }
+
     /** The copy's messages the stored task does not have yet, in the copy's order. */
     private static Uni<List<Message>> newMessages(TaskEntity row, Task task) {
         if (task.getHistoryCount() == 0) {
