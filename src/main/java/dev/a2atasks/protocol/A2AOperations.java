@@ -2,7 +2,6 @@ package dev.a2atasks.protocol;
 
 import com.google.protobuf.Empty;
 
-import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
 import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.CancelTaskRequest;
@@ -19,6 +18,7 @@ import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.ListTasksParams;
 import dev.a2atasks.task.TaskPage;
+import dev.a2atasks.task.TranscriptParams;
 import dev.a2atasks.task.read.TaskView;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -64,5 +64,5 @@ public interface A2AOperations {
      * History paging (extension {@value dev.a2atasks.client.HistoryPaging#URI}): a page of a task's
      * transcript. Refused with ExtensionSupportRequired unless the call declared the extension.
      */
-    Uni<ListTaskMessagesResponse> listTaskMessages(CallContext call, ListTaskMessagesRequest request);
+    Uni<ListTaskMessagesResponse> listTaskMessages(CallContext call, TranscriptParams params);
 }

@@ -12,7 +12,6 @@ import dev.a2atasks.execution.MessageService;
 import dev.a2atasks.execution.TaskStreams;
 import dev.a2atasks.metrics.ServiceMetrics;
 import dev.a2atasks.client.HistoryPaging;
-import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
 import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
 import dev.a2atasks.proto.v1.AgentCard;
 import dev.a2atasks.proto.v1.CancelTaskRequest;
@@ -33,6 +32,7 @@ import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.ListTasksParams;
 import dev.a2atasks.task.TaskPage;
 import dev.a2atasks.task.TaskQueryService;
+import dev.a2atasks.task.TranscriptParams;
 import dev.a2atasks.task.read.TaskView;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -133,10 +133,11 @@ public class RequestHandler implements A2AOperations {
     }
 
     @Override
-    public Uni<ListTaskMessagesResponse> listTaskMessages(CallContext call, ListTaskMessagesRequest request) {
-        RequestClass requestClass = request.getPageToken().isEmpty() ? RequestClass.GET : RequestClass.PAGE;
+    public Uni<ListTaskMessagesResponse> listTaskMessages(CallContext call, TranscriptParams params) {
+        RequestClass requestClass = params.request().getPageToken().isEmpty() ? RequestClass.GET : RequestClass.PAGE;
+        // The opt-in first: a call without it learns nothing else, not even what is wrong with its parameters.
         return call(call, A2AMethod.LIST_TASK_MESSAGES, requestClass, () -> call.extensions().contains(HistoryPaging.URI)
-                ? tasks.listTaskMessages(call.caller(), request)
+                ? tasks.listTaskMessages(call.caller(), params)
                 : Uni.createFrom().failure(new A2AException.ExtensionSupportRequired(A2AMethod.LIST_TASK_MESSAGES.wireName(),
                         HistoryPaging.URI)));
     }

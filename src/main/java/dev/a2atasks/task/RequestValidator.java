@@ -286,41 +286,45 @@ public class RequestValidator {
      * direction, and a starting point that is a seq ≥ 0 or a message id of the grammar. Whether the
      * task is the caller's, and whether the message id names one of its messages, the store says.
      */
-    public TranscriptQuery listTaskMessages(ListTaskMessagesRequest r) {
-        Violations v = new Violations(List.of());
-        String tenant = boundedText(v, "tenant", r.getTenant());
-        String taskId = required(v, "taskId", r.getTaskId());
-        Integer pageSize = null;
-        if (r.hasPageSize()) {
+    public TranscriptQuery listTaskMessages(TranscriptParams p) {
+        ListTaskMessagesRequest r = p.request();
+        Violations v = new Violations(p.undecodable());
+        String tenant = v.check("tenant", () -> boundedText(v, "tenant", r.getTenant()));
+        String taskId = v.check("taskId", () -> required(v, "taskId", r.getTaskId()));
+        Integer pageSize = v.check("pageSize", () -> {
+            if (!r.hasPageSize()) {
+                return null;
+            }
             if (r.getPageSize() < 1 || r.getPageSize() > MAX_MESSAGE_PAGE_SIZE) {
                 v.add(new FieldViolation("pageSize", outOfRange("pageSize", 1, MAX_MESSAGE_PAGE_SIZE, Integer.toString(r.getPageSize()))));
-            } else {
-                pageSize = r.getPageSize();
+                return null;
             }
-        }
-        String token = pageToken(v, r.getPageToken());
-        boolean newestFirst = switch (r.getDirection()) {
+            return r.getPageSize();
+        });
+        String token = v.check(PageTokenCodec.FIELD, () -> pageToken(v, r.getPageToken()));
+        Boolean newestFirst = v.check("direction", () -> switch (r.getDirection()) {
             case DIRECTION_UNSPECIFIED, DIRECTION_NEWEST_FIRST -> true;
             case DIRECTION_OLDEST_FIRST -> false;
             default -> {
                 v.add(unknownDirection());
                 yield true;
             }
-        };
-        Long startSeq = null;
-        String startMessageId = null;
-        if (r.getStartCase() == ListTaskMessagesRequest.StartCase.START_SEQ) {
+        });
+        Long startSeq = v.check("startSeq", () -> {
+            if (r.getStartCase() != ListTaskMessagesRequest.StartCase.START_SEQ) {
+                return null;
+            }
             if (r.getStartSeq() < 0) {
                 v.add(new FieldViolation("startSeq", "startSeq must not be negative, got " + r.getStartSeq()));
-            } else {
-                startSeq = r.getStartSeq();
+                return null;
             }
-        } else if (r.getStartCase() == ListTaskMessagesRequest.StartCase.START_MESSAGE_ID) {
-            startMessageId = boundedText(v, "startMessageId", r.getStartMessageId());
-        }
+            return r.getStartSeq();
+        });
+        String startMessageId = v.check("startMessageId", () -> r.getStartCase() == ListTaskMessagesRequest.StartCase.START_MESSAGE_ID
+                ? boundedText(v, "startMessageId", r.getStartMessageId()) : null);
         v.throwIfAny();
         return new TranscriptQuery(tenant == null ? "" : tenant, taskId, pageSize == null ? DEFAULT_MESSAGE_PAGE_SIZE : pageSize,
-                token, newestFirst, startSeq, startMessageId);
+                token, newestFirst == null || newestFirst, startSeq, startMessageId);
     }
 
     /** "direction must be …": a name or number this service does not know. */

@@ -17,7 +17,6 @@ import dev.a2atasks.task.read.TaskReads;
 import dev.a2atasks.task.read.TaskProtos;
 import dev.a2atasks.task.read.TaskView;
 import dev.a2atasks.task.read.TranscriptPages;
-import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
 import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
 import dev.a2atasks.proto.history.v1.TaskMessage;
 import dev.a2atasks.time.Timestamps;
@@ -113,8 +112,8 @@ public class TaskQueryService {
      * bytes as a task that does not exist); the page token is bound to the caller, the task, the
      * direction and the starting point, and carries the seq of the last message served.
      */
-    public Uni<ListTaskMessagesResponse> listTaskMessages(Caller caller, ListTaskMessagesRequest request) {
-        TranscriptQuery query = validator.listTaskMessages(request);
+    public Uni<ListTaskMessagesResponse> listTaskMessages(Caller caller, TranscriptParams params) {
+        TranscriptQuery query = validator.listTaskMessages(params);
         WalkBinding binding = WalkBinding.ofTranscript(caller.tenant(), caller.subject(), query.taskId(), query.newestFirst(),
                 query.startSeq(), query.startMessageId());
         PageCursor cursor = query.pageToken() == null ? null : open(query.pageToken(), binding);

@@ -64,11 +64,12 @@ public final class TextParams {
     }
 
     /**
-     * ListTaskMessages (history-paging extension) from text: what no typed value can hold is
-     * refused here (a non-integer, a direction name this service does not know, both starting
-     * points at once); the validator judges the typed request exactly as it judges gRPC's.
+     * ListTaskMessages (history-paging extension) from text: what no typed value can hold (a
+     * non-integer, a direction name this service does not know, both starting points at once) is
+     * undecodable, for the validator to report in its field's place; it judges the typed request
+     * exactly as it judges gRPC's.
      */
-    public static ListTaskMessagesRequest listTaskMessages(String tenant, String taskId, String pageSize, String pageToken,
+    public static TranscriptParams listTaskMessages(String tenant, String taskId, String pageSize, String pageToken,
             String direction, String startSeq, String startMessageId) {
         List<FieldViolation> undecodable = new ArrayList<>();
         OptionalInt size = int32(undecodable, "pageSize", pageSize, 1, RequestValidator.MAX_MESSAGE_PAGE_SIZE);
@@ -83,9 +84,6 @@ public final class TextParams {
         if (!isAbsent(startSeq) && !isAbsent(startMessageId)) {
             undecodable.add(new FieldViolation("startMessageId", "startSeq and startMessageId are alternatives: give one of them"));
         }
-        if (!undecodable.isEmpty()) {
-            throw A2AException.invalidParams(undecodable);
-        }
         ListTaskMessagesRequest.Builder request = ListTaskMessagesRequest.newBuilder()
                 .setTenant(tenant == null ? "" : tenant).setTaskId(taskId == null ? "" : taskId)
                 .setPageToken(pageToken == null ? "" : pageToken).setDirection(way);
@@ -95,7 +93,7 @@ public final class TextParams {
         } else if (!isAbsent(startMessageId)) {
             request.setStartMessageId(startMessageId);
         }
-        return request.build();
+        return new TranscriptParams(request.build(), undecodable);
     }
 
     /** A direction by name or, as ProtoJSON also allows, by number. */

@@ -138,8 +138,10 @@ class TaskMessagesTest extends BindingTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("bindings")
     void withoutTheOptInTheOperationIsRefusedAndNothingElseChanges(String binding) {
-        for (String task : List.of("short", "no-such-task")) {
-            Said refused = history.list(binding, alice, request(task).build(), false).failed();
+        // Whatever else the request says: a task, no task, a bad parameter.
+        for (ListTaskMessagesRequest.Builder request : List.of(request("short"), request("no-such-task"),
+                request("short").setPageSize(0), request("short").setPageToken("forged"))) {
+            Said refused = history.list(binding, alice, request.build(), false).failed();
             assertEquals("FAILED_PRECONDITION", refused.status(), refused.toString());
             assertEquals("EXTENSION_SUPPORT_REQUIRED", refused.reason(), refused.toString());
             assertTrue(refused.message().contains(dev.a2atasks.client.HistoryPaging.URI), refused.message());

@@ -138,4 +138,41 @@ class RequestValidatorUnitTest {
         A2AException key = assertThrows(A2AException.class, () -> validator.pushConfigKey("", "t", ""));
         assertEquals("id is required", key.violations().get(0).description());
     }
+
+    private static List<String> fields(Runnable call) {
+        A2AException e = assertThrows(A2AException.class, call::run);
+        return e.violations().stream().map(FieldViolation::field).toList();
+    }
+
+    @Test
+    void listTaskMessagesDefaultsAndStartingPoints() {
+        TranscriptQuery plain = validator.listTaskMessages(TextParams.listTaskMessages(null, "t", null, null, null, null, null));
+        assertEquals(new TranscriptQuery("", "t", 50, null, true, null, null), plain);
+        assertEquals(plain, validator.listTaskMessages(TextParams.listTaskMessages("", "t", "", "", "", "", "")), "empty text is absent");
+        TranscriptQuery up = validator.listTaskMessages(TextParams.listTaskMessages("acme", "t", "100", null, "DIRECTION_OLDEST_FIRST",
+                "9223372036854775807", null));
+        assertEquals(new TranscriptQuery("acme", "t", 100, null, false, Long.MAX_VALUE, null), up);
+        assertEquals(false, validator.listTaskMessages(TextParams.listTaskMessages(null, "t", null, null, "2", null, null)).newestFirst(),
+                "a direction by number, as ProtoJSON allows");
+        assertEquals("m1", validator.listTaskMessages(TextParams.listTaskMessages(null, "t", null, null, null, null, "m1")).startMessageId());
+        // gRPC's typed request meets the same rules.
+        assertEquals(up, validator.listTaskMessages(TranscriptParams.of(dev.a2atasks.proto.history.v1.ListTaskMessagesRequest.newBuilder()
+                .setTenant("acme").setTaskId("t").setPageSize(100).setDirection(dev.a2atasks.proto.history.v1.Direction.DIRECTION_OLDEST_FIRST)
+                .setStartSeq(Long.MAX_VALUE).build())));
+    }
+
+    @Test
+    void listTaskMessagesNamesEveryBadFieldInOrder() {
+        assertEquals(List.of("taskId", "pageSize", "pageToken", "direction", "startSeq"),
+                fields(() -> validator.listTaskMessages(TextParams.listTaskMessages(null, "", "0", "x".repeat(3000), "UP", "-1", null))));
+        assertEquals(List.of("pageSize", "startSeq"),
+                fields(() -> validator.listTaskMessages(TextParams.listTaskMessages(null, "t", "abc", null, null, "12345678901234567890", null))));
+        assertEquals(List.of("startMessageId"),
+                fields(() -> validator.listTaskMessages(TextParams.listTaskMessages(null, "t", null, null, null, "1", "m1"))));
+        assertEquals(List.of("tenant", "taskId", "startMessageId"),
+                fields(() -> validator.listTaskMessages(TextParams.listTaskMessages("a\u0000", "\uD800", null, null, null, null, "m\u0000"))));
+        assertEquals(List.of("pageSize"), fields(() -> validator.listTaskMessages(TextParams.listTaskMessages(null, "t", "101", null, null, null, null))));
+        assertEquals(List.of("direction"), fields(() -> validator.listTaskMessages(TranscriptParams.of(
+                dev.a2atasks.proto.history.v1.ListTaskMessagesRequest.newBuilder().setTaskId("t").setDirectionValue(9).build()))));
+    }
 }

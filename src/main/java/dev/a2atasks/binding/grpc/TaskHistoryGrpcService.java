@@ -3,6 +3,7 @@ package dev.a2atasks.binding.grpc;
 import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
 import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
 import dev.a2atasks.protocol.A2AOperations;
+import dev.a2atasks.task.TranscriptParams;
 import io.quarkus.grpc.GrpcService;
 import io.smallrye.mutiny.Uni;
 
@@ -23,6 +24,6 @@ public class TaskHistoryGrpcService implements dev.a2atasks.proto.history.v1.Tas
 
     @Override
     public Uni<ListTaskMessagesResponse> listTaskMessages(ListTaskMessagesRequest request) {
-        return calls.call(c -> port.listTaskMessages(c, request));
+        return calls.call(c -> port.listTaskMessages(c, TranscriptParams.of(request)));
     }
 }

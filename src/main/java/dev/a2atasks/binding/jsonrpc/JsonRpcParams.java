@@ -31,7 +31,7 @@ final class JsonRpcParams {
                 scalar(params, "includeArtifacts", "include_artifacts"));
     }
 
-    static dev.a2atasks.proto.history.v1.ListTaskMessagesRequest listTaskMessages(JsonNode params) {
+    static dev.a2atasks.task.TranscriptParams listTaskMessages(JsonNode params) {
         return TextParams.listTaskMessages(
                 string(params, "tenant", "tenant"),
                 string(params, "taskId", "task_id"),

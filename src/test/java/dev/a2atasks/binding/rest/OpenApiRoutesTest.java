@@ -222,7 +222,9 @@ class OpenApiRoutesTest {
     private static Response call(String method, String url, String bearer, Map<String, String> query, boolean jsonRpc) {
         var request = given().config(RestAssuredConfig.config().httpClient(HttpClientConfig.httpClientConfig()
                 .setParam("http.socket.timeout", 5000)))
-                .urlEncodingEnabled(false).header("A2A-Version", "1.0").header("Authorization", "Bearer " + bearer);
+                .urlEncodingEnabled(false).header("A2A-Version", "1.0").header("Authorization", "Bearer " + bearer)
+                // declared on every call: the history-paging route needs it, and it changes no other route
+                .header("A2A-Extensions", dev.a2atasks.client.HistoryPaging.URI);
         StringBuilder target = new StringBuilder(url);
         char separator = '?';
         for (Map.Entry<String, String> q : query.entrySet()) {
