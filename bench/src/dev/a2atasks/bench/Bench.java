@@ -21,6 +21,10 @@ import java.util.concurrent.Callable;
 import dev.a2atasks.client.GrpcTaskListing;
 import dev.a2atasks.client.ListFilter;
 import dev.a2atasks.client.TaskWalker;
+import dev.a2atasks.client.TranscriptReader;
+import dev.a2atasks.proto.history.v1.Direction;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesRequest;
+import dev.a2atasks.proto.history.v1.ListTaskMessagesResponse;
 import dev.a2atasks.client.WalkResult;
 import dev.a2atasks.proto.v1.ListTasksResponse;
 import dev.a2atasks.proto.v1.Task;
@@ -34,6 +38,7 @@ import dev.a2atasks.proto.v1.Task;
  * bench/run --generate-only --db-url ...     (fill a database, e.g. the dev run's, and stop)
  * bench/run --startup-only [--native [PATH]] (only the start-up table; with the native executable beside the JVM)
  * bench/run --push-only                      (only table i, push delivery)
+ * bench/run --history-only                   (only tables b and b2, history tails and history paging)
  * bench/run --native-smoke [PATH]            (black-box check of the native executable on all bindings)
  * </pre>
  */
@@ -95,6 +100,20 @@ public final class Bench {
             db.close();
             return;
         }
+        if (options.containsKey("history-only")) {
+            try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
+                double seconds = Dataset.generate(db.jdbcUrl(), size);
+                System.out.printf("dataset generated in %.1f s%n", seconds);
+                Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
+                String big = Clients.token(PRIVATE_KEY, "bench", "big");
+                history(clients, big);
+                transcript(service.port, big);
+            }
+            tables.forEach(t -> System.out.println(t.render()));
+            targets.forEach((name, value) -> System.out.println(name + ": " + value));
+            db.close();
+            return;
+        }
         if (options.containsKey("push-only")) {
             try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
@@ -113,6 +132,7 @@ public final class Bench {
             String big = Clients.token(PRIVATE_KEY, "bench", "big");
             depth(clients, big);
             history(clients, big);
+            transcript(service.port, big);
             bindings(clients, big, cores, service.process.pid());
             walk(service, db);
             tables.add(WritePath.sendMessage(clients, Clients.token(PRIVATE_KEY, "benchw", "writer"), quick));
@@ -225,6 +245,53 @@ public final class Bench {
         tables.add(table);
         targets.put(String.format("history p50 ratio (%,d / 5 messages) <= 1.3", size.longHistory()),
                 String.format("%.2f|%s", ratio, ratio <= 1.3 ? "yes" : "no"));
+    }
+
+    // --- b2. history paging ----------------------------------------------------------------------
+
+    /**
+     * ListTaskMessages (history-paging extension) through the client's gRPC listing, on the task
+     * with the long transcript: one page of 100 from the first, the middle and the last hundred
+     * messages; then the whole transcript read by the client's reader, both ways.
+     */
+    private void transcript(int port, String bearer) throws Exception {
+        int repeat = quick ? 50 : 200;
+        int n = size.longHistory();
+        long[] starts = { 0, n / 2, n - 100 };
+        Table table = new Table(String.format("b2. History paging: ListTaskMessages pageSize 100, oldest first, on the %,d-message"
+                + " task (gRPC, the client's listing, extension declared)", n), "page starts at seq", "messages returned", "p50 ms", "p99 ms");
+        Map<Long, Double> p50 = new HashMap<>();
+        try (GrpcTaskListing remote = new GrpcTaskListing("127.0.0.1:" + port, true, () -> bearer, Duration.ofSeconds(60))) {
+            for (long start : starts) {
+                ListTaskMessagesRequest request = ListTaskMessagesRequest.newBuilder().setTaskId("hist-long").setPageSize(100)
+                        .setDirection(Direction.DIRECTION_OLDEST_FIRST).setStartSeq(start).build();
+                ListTaskMessagesResponse page = remote.listMessages(request);
+                if (page.getMessagesCount() != 100 || page.getMessages(0).getSeq() != start) {
+                    throw new IllegalStateException("ListTaskMessages from seq " + start + " returned " + page.getMessagesCount()
+                            + " messages");
+                }
+                Stats s = Load.repeated(10, repeat, () -> remote.listMessages(request));
+                table.row(String.format("%,d", start), page.getMessagesCount(), s.p50Ms(), s.p99Ms());
+                p50.put(start, s.p50Ms());
+            }
+            TranscriptReader reader = new TranscriptReader(remote, 100);
+            for (Direction direction : List.of(Direction.DIRECTION_OLDEST_FIRST, Direction.DIRECTION_NEWEST_FIRST)) {
+                long t0 = System.nanoTime();
+                TranscriptReader.ReadResult read = reader.read("", "hist-long", direction, null, page -> { });
+                if (read.messages() != n) {
+                    throw new IllegalStateException("the reader read " + read.messages() + " of " + n + " messages");
+                }
+                table.note(String.format("The whole transcript %s by the client's reader: %,d pages in %.1f s.",
+                        direction == Direction.DIRECTION_OLDEST_FIRST ? "oldest first" : "newest first", read.pages(),
+                        (System.nanoTime() - t0) / 1e9));
+            }
+        }
+        double ratio = p50.get(starts[2]) / p50.get(starts[0]);
+        table.note(String.format("p50 ratio seq %,d / seq 0: %.2f. The page at seq 0 also seals a next-page token; the last"
+                + " page has none to seal.", starts[2], ratio));
+        tables.add(table);
+        targets.put(String.format("history paging p50 ratio (seq %,d / seq 0) <= 1.2", starts[2]),
+                String.format("%.2f|%s", ratio, ratio <= 1.2 ? "yes" : "no"));
     }
 
     // --- c. bindings -----------------------------------------------------------------------------
