@@ -108,6 +108,8 @@ class TaskMessagesTest extends BindingTest {
         assertEquals(List.of(4L, 3L, 2L, 1L, 0L), seqs(whole));
         assertEquals("", whole.getNextPageToken());
         assertEquals("message 4", whole.getMessages(0).getMessage().getParts(0).getText());
+        // The tenant-prefixed form (HTTP+JSON /{tenant}/tasks/{id}/messages) reads the caller's own tenant alike.
+        assertEquals(whole, page(binding, request("short").setTenant(TENANT)));
 
         // From a seq, that message included, either way.
         assertEquals(List.of(50_000L, 50_001L, 50_002L),
