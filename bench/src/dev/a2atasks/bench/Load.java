@@ -85,4 +85,31 @@ final class Load {
         }
         return Stats.of(nanos, times, 0);
     }
+
+    /**
+     * The same for several calls compared with each other: {@code rounds} rounds, each calling every
+     * one once, in an order rotating by round, so drift (JIT, a vacuum in the background) falls on
+     * all of them alike instead of on whichever ran first.
+     */
+    static java.util.List<Stats> interleaved(int warmUp, int rounds, java.util.List<Callable<?>> calls) throws Exception {
+        for (int i = 0; i < warmUp; i++) {
+            for (Callable<?> call : calls) {
+                call.call();
+            }
+        }
+        long[][] nanos = new long[calls.size()][rounds];
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < calls.size(); k++) {
+                int which = (r + k) % calls.size();
+                long t0 = System.nanoTime();
+                calls.get(which).call();
+                nanos[which][r] = System.nanoTime() - t0;
+            }
+        }
+        java.util.List<Stats> stats = new java.util.ArrayList<>();
+        for (long[] one : nanos) {
+            stats.add(Stats.of(one, rounds, 0));
+        }
+        return stats;
+    }
 }

@@ -131,7 +131,7 @@ public class Mirror {
             if (mark != null && !reconcile) {
                 filter = filter.withStatusTimestampAfter(mark.minus(skew));
             }
-            MirroredTranscripts transcripts = source.fullHistory() ? new MirroredTranscripts(source.localOwner(), store, reads) : null;
+            MirroredTranscripts transcripts = source.fullHistory() ? new MirroredTranscripts(source.localOwner(), store, reads, () -> stopping) : null;
             TranscriptCopy copies = transcripts == null ? null : new TranscriptCopy(listing, transcripts, source.historyPageSize());
             result = walker.walk(filter, page -> copy(source, page, counts, seen, copies));
             if (reconcile && result.newest() != null) {

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.client.TranscriptStore;
@@ -21,12 +22,13 @@ final class MirroredTranscripts implements TranscriptStore {
     private final Caller owner;
     private final TaskStore store;
     private final TaskReads reads;
-    private long added;
+    private final BooleanSupplier stopping;
 
-    MirroredTranscripts(Caller owner, TaskStore store, TaskReads reads) {
+    MirroredTranscripts(Caller owner, TaskStore store, TaskReads reads, BooleanSupplier stopping) {
         this.owner = owner;
         this.store = store;
         this.reads = reads;
+        this.stopping = stopping;
     }
 
     @Override
@@ -41,11 +43,9 @@ final class MirroredTranscripts implements TranscriptStore {
 
     @Override
     public void append(String taskId, List<Message> messages) {
-        added += Mirror.await(() -> store.appendCopied(owner, taskId, messages));
-    }
-
-    /** Messages really written so far (a skipped duplicate is not counted). */
-    long added() {
-        return added;
+        if (stopping.getAsBoolean()) {
+            throw new Mirror.Stopped();
+        }
+        Mirror.await(() -> store.appendCopied(owner, taskId, messages));
     }
 }
