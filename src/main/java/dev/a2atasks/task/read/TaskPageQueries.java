@@ -58,12 +58,31 @@ public class TaskPageQueries {
         return pool.preparedQuery(sql).execute(Tuple.from(params)).map(TaskPageQueries::tasks);
     }
 
-    /** How many tasks the filters select: run on the first page of a walk only. */
+    /**
+     * The counters' sum for a filter set without {@code statusTimestampAfter} (migration V9): the
+     * up to 8 slot rows of one key of the scope, whichever of the four keys the filters name.
+     * $1 tenant, $2 owner, $3 by context, $4 context id ('' when not by context), $5 state ('' for any).
+     */
+    static final String COUNTER_SQL = """
+            SELECT coalesce(sum(n), 0)
+            FROM task_counts
+            WHERE tenant = $1 AND owner = $2 AND by_context = $3 AND context_id = $4 AND state = $5""";
+
+    /**
+     * How many tasks the filters select: run on the first page of a walk only. Without
+     * {@code statusTimestampAfter} it is the counters' sum, the same at any scope size; with it,
+     * a count of the index range from that timestamp on, which is as long as the catch-up window.
+     */
     public Uni<Integer> count(Caller caller, ListTasksQuery query) {
-        Filter filter = Filter.of(caller, query);
-        String sql = countSql(filter.shape);
-        return pool.preparedQuery(sql).execute(Tuple.from(filter.params))
-                .map(rows -> (int) Math.min(rows.iterator().next().getLong(0), Integer.MAX_VALUE));
+        Uni<io.vertx.mutiny.sqlclient.RowSet<Row>> rows;
+        if (query.statusTimestampAfter() == null) {
+            rows = pool.preparedQuery(COUNTER_SQL).execute(Tuple.of(caller.tenant(), caller.subject(), query.contextId() != null,
+                    query.contextId() == null ? "" : query.contextId(), query.status() == null ? "" : query.status().name()));
+        } else {
+            Filter filter = Filter.of(caller, query);
+            rows = pool.preparedQuery(countSql(filter.shape)).execute(Tuple.from(filter.params));
+        }
+        return rows.map(result -> (int) Math.max(0, Math.min(result.iterator().next().getLong(0), Integer.MAX_VALUE)));
     }
 
     /** The page statement for a filter shape (see {@link Filter}), with or without a cursor; built once per shape. */
@@ -79,7 +98,7 @@ public class TaskPageQueries {
         });
     }
 
-    /** The count statement for a filter shape; built once per shape. */
+    /** The counting statement for a filter shape (with statusTimestampAfter: shapes 4-7); built once per shape. */
     static String countSql(int shape) {
         return COUNT_SQL.computeIfAbsent(shape, key -> "SELECT count(*)\nFROM tasks\n" + Filter.where(shape));
     }
