@@ -63,11 +63,20 @@ public class DatabaseAvailability {
             String type = t.getClass().getName();
             if (type.equals("io.vertx.core.impl.NoStackTraceTimeoutException")
                     || type.equals("io.vertx.core.http.ConnectionPoolTooBusyException")
-                    || (t instanceof IOException && "Connection reset by peer".equals(t.getMessage()))) {
+                    || (t instanceof IOException && isDroppedConnection(t.getMessage()))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * How the JDK and Netty word a connection the server dropped: "Connection reset by peer"
+     * (Netty's native transport), "Connection reset" (the JDK's NIO socket, when a database stops
+     * while a statement is in flight), "Broken pipe" (a write after it stopped).
+     */
+    static boolean isDroppedConnection(String message) {
+        return message != null && (message.startsWith("Connection reset") || message.equals("Broken pipe"));
     }
 
     /** SQLSTATE classes that say the server is gone or full, not that the statement is wrong. */

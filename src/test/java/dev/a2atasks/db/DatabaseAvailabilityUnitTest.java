@@ -1,0 +1,33 @@
+package dev.a2atasks.db;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.util.concurrent.CompletionException;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * What counts as the database being out of reach (503 / UNAVAILABLE, one WARN, no stack trace)
+ * rather than a defect. A CI run caught the JDK's wording of a dropped connection ("Connection
+ * reset", wrapped by Mutiny) logged as an ERROR by the push worker while the database stopped.
+ */
+class DatabaseAvailabilityUnitTest {
+
+    @Test
+    void droppedAndRefusedConnectionsAreOutages() {
+        assertTrue(DatabaseAvailability.isOutage(new CompletionException(new SocketException("Connection reset"))));
+        assertTrue(DatabaseAvailability.isOutage(new java.io.IOException("Connection reset by peer")));
+        assertTrue(DatabaseAvailability.isOutage(new SocketException("Broken pipe")));
+        assertTrue(DatabaseAvailability.isOutage(new RuntimeException(new ConnectException("Connection refused"))));
+    }
+
+    @Test
+    void otherFailuresAreNot() {
+        assertFalse(DatabaseAvailability.isOutage(new IllegalStateException("Connection reset")), "not an I/O failure");
+        assertFalse(DatabaseAvailability.isOutage(new SocketException("Permission denied")));
+        assertFalse(DatabaseAvailability.isOutage(new NullPointerException()));
+    }
+}
