@@ -236,4 +236,36 @@ class TaskMessagesTest extends BindingTest {
         assertEquals(List.of("1", "2"), rpc.jsonPath().getList("result.messages.seq"), rpc.asString());
         assertEquals("m1", rpc.jsonPath().getString("result.messages[0].message.messageId"));
     }
+
+    /**
+     * Parity: the same request gets the same page, or the same error (status, message, ErrorInfo
+     * reason, fields), on gRPC, HTTP+JSON and JSON-RPC.
+     */
+    @Test
+    void everyBindingGivesTheSameAnswerOrTheSameError() {
+        List<ListTaskMessagesRequest.Builder> answered = List.of(request("short"), request("empty"),
+                request("long").setDirection(Direction.DIRECTION_OLDEST_FIRST).setStartSeq(10).setPageSize(3),
+                request("long").setStartMessageId("m500").setPageSize(2));
+        for (ListTaskMessagesRequest.Builder request : answered) {
+            List<ListTaskMessagesResponse> pages = bindings().map(b -> page(b, request)).toList();
+            for (ListTaskMessagesResponse page : pages) {
+                assertEquals(pages.get(0).getMessagesList(), page.getMessagesList(), request.toString());
+                assertEquals(pages.get(0).getNextPageToken().isEmpty(), page.getNextPageToken().isEmpty(), request.toString());
+            }
+        }
+        List<Object[]> refused = List.of(
+                new Object[] { request("short"), false }, new Object[] { request("no-such-task"), true },
+                new Object[] { request("short").setPageSize(0), true }, new Object[] { request("short").setStartSeq(-1), true },
+                new Object[] { request("short").setPageToken("forged"), true },
+                new Object[] { request("short").setStartMessageId("m999"), true },
+                new Object[] { request("x".repeat(1025)), true });
+        for (Object[] c : refused) {
+            ListTaskMessagesRequest request = ((ListTaskMessagesRequest.Builder) c[0]).build();
+            List<List<Object>> errors = bindings().map(b -> {
+                Said said = history.list(b, alice, request, (Boolean) c[1]).failed();
+                return List.<Object>of(said.status(), said.message(), String.valueOf(said.reason()), said.fields());
+            }).toList();
+            assertEquals(1, errors.stream().distinct().count(), request + ": " + errors);
+        }
+    }
 }
