@@ -30,6 +30,35 @@ public record PackagedServer(String name, int port, Process process, Path log) i
 
     /** Returns once the server has said it listens (Quarkus logs "Listening on" when every route is in place). */
     public static PackagedServer start(String name, EmbeddedPostgres database, Map<String, String> settings) throws Exception {
+        PackagedServer server = launch(name, database, settings);
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!Files.readString(server.log).contains("Listening on:")) {
+            assertTrue(server.process.isAlive(), name + " exited during start-up:\n" + Files.readString(server.log));
+            if (System.nanoTime() > deadline) {
+                server.process.destroyForcibly();
+                assertTrue(false, name + " did not start:\n" + Files.readString(server.log));
+            }
+            Thread.sleep(50);
+        }
+        return server;
+    }
+
+    /** What a run that is meant to end by itself (a migration run, a refused start) left: its exit code and its log. */
+    public record Exit(int code, String log) {
+    }
+
+    /** Runs the packaged application until it exits by itself, at most 90 s. */
+    public static Exit runToExit(String name, EmbeddedPostgres database, Map<String, String> settings) throws Exception {
+        PackagedServer server = launch(name, database, settings);
+        try {
+            assertTrue(server.process.waitFor(90, TimeUnit.SECONDS), name + " did not exit:\n" + Files.readString(server.log));
+            return new Exit(server.process.exitValue(), Files.readString(server.log));
+        } finally {
+            server.close();
+        }
+    }
+
+    private static PackagedServer launch(String name, EmbeddedPostgres database, Map<String, String> settings) throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -61,18 +90,7 @@ public record PackagedServer(String name, int port, Process process, Path log) i
         defaults.put("A2A_INSTANCE_ID", name);
         defaults.putAll(env);
         builder.environment().putAll(defaults);
-        Process process = builder.start();
-        PackagedServer server = new PackagedServer(name, port, process, log);
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!Files.readString(log).contains("Listening on:")) {
-            assertTrue(process.isAlive(), name + " exited during start-up:\n" + Files.readString(log));
-            if (System.nanoTime() > deadline) {
-                process.destroyForcibly();
-                assertTrue(false, name + " did not start:\n" + Files.readString(log));
-            }
-            Thread.sleep(50);
-        }
-        return server;
+        return new PackagedServer(name, port, builder.start(), log);
     }
 
     /** SIGTERM, then SIGKILL if it has not ended within 20 s. */
