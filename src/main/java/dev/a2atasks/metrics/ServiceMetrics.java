@@ -60,7 +60,8 @@ public class ServiceMetrics {
                 .description("ListTasks pages answered for a request with statusTimestampAfter (catch-up passes, mirrors)")
                 .register(this.registry);
         totalSize = Timer.builder("a2a.list.total.size")
-                .description("totalSize computations (first pages of walks longer than one page) and their duration")
+                .description("Catch-up counts: totalSize of first pages with statusTimestampAfter (longer than one page), and their duration;"
+                        + " other first pages read it from the counters in the page's own statement")
                 .serviceLevelObjectives(LATENCY_BUCKETS).register(this.registry);
         historyRows = Counter.builder("a2a.get.task.history.rows").description("History messages returned by GetTask").register(this.registry);
         tasksCreated = Counter.builder("a2a.tasks.created").description("Tasks created by SendMessage").register(this.registry);

@@ -66,7 +66,8 @@ public class TaskQueryService {
             return Uni.createFrom().item(new TaskPage(List.of(), "", query.pageSize(), 0));
         }
         int pageSize = query.pageSize();
-        return pages.listPage(caller, query, cursor, pageSize + 1).chain(rows -> {
+        return pages.listPage(caller, query, cursor, pageSize + 1).chain(result -> {
+            List<TaskView> rows = result.tasks();
             boolean more = rows.size() > pageSize;
             List<TaskView> page = more ? rows.subList(0, pageSize) : rows;
             Uni<Integer> total;
@@ -74,6 +75,8 @@ public class TaskQueryService {
                 total = Uni.createFrom().item(cursor.totalSize());
             } else if (!more) {
                 total = Uni.createFrom().item(page.size()); // the whole walk is this page: nothing to count
+            } else if (result.total() >= 0) {
+                total = Uni.createFrom().item((int) Math.min(result.total(), Integer.MAX_VALUE)); // read with the page
             } else {
                 var sample = metrics.startTotalSize();
                 total = pages.count(caller, query).invoke(() -> metrics.totalSizeComputed(sample));

@@ -107,12 +107,12 @@ public final class Db {
 
     /** Statements the read path sends: task pages, counts, history tails, artifacts (the last through Panache). */
     public long readPathStatements() {
-        return statementCalls("SELECT pk, id, context_id%FROM tasks%") + totalSizeStatements()
+        return statementCalls("SELECT pk, id, context_id%FROM tasks%") + statementCalls("SELECT count(*)%FROM tasks%")
                 + statementCalls("%FROM unnest(%messages%") + statementCalls("%FROM artifacts%");
     }
 
-    /** Statements that took a walk's totalSize: the counters' sum, or a count of a catch-up window. */
+    /** Statements that took a walk's totalSize: a first page that read the counters' sum with its rows, or a count of a catch-up window. */
     public long totalSizeStatements() {
-        return statementCalls("SELECT count(*)%FROM tasks%") + statementCalls("SELECT coalesce(sum(n), 0)%FROM task_counts%");
+        return statementCalls("SELECT count(*)%FROM tasks%") + statementCalls("SELECT pk, id, context_id%coalesce(sum(n), 0)%FROM task_counts%");
     }
 }

@@ -30,13 +30,15 @@ public class TaskPageQueries {
 
     private static final String TASK_COLUMNS =
             "pk, id, context_id, state, status_ts, status_message::text, metadata::text";
+    private static final int TASK_COLUMN_COUNT = 7;
 
     /**
      * Statement text per filter shape (which filters are present, with or without a cursor):
-     * at most 16 page and 8 count statements, built once, so the prepared-statement cache is hit
-     * with the same String instance instead of a freshly built one per request.
+     * at most 16 page, 4 first-page and 4 count statements, built once, so the prepared-statement
+     * cache is hit with the same String instance instead of a freshly built one per request.
      */
     private static final Map<Integer, String> PAGE_SQL = new ConcurrentHashMap<>();
+    private static final Map<Integer, String> FIRST_PAGE_SQL = new ConcurrentHashMap<>();
     private static final Map<Integer, String> COUNT_SQL = new ConcurrentHashMap<>();
 
     private final Pool pool;
@@ -45,8 +47,19 @@ public class TaskPageQueries {
         this.pool = pool;
     }
 
-    /** One page (plus one row to tell whether another page exists), newest status first. */
-    public Uni<List<TaskView>> listPage(Caller caller, ListTasksQuery query, PageCursor after, int limit) {
+    /**
+     * The rows of one page, and the walk's total when the page's own statement read it: on a first
+     * page without {@code statusTimestampAfter}; else -1.
+     */
+    public record Page(List<TaskView> tasks, long total) {
+    }
+
+    /**
+     * One page (plus one row to tell whether another page exists), newest status first. A first
+     * page without {@code statusTimestampAfter} also reads the walk's total from the counters, in
+     * the same statement: one round trip, and the total and the rows from one snapshot.
+     */
+    public Uni<Page> listPage(Caller caller, ListTasksQuery query, PageCursor after, int limit) {
         Filter filter = Filter.of(caller, query);
         List<Object> params = new ArrayList<>(filter.params);
         if (after != null) {
@@ -54,35 +67,45 @@ public class TaskPageQueries {
             params.add(after.taskId());
         }
         params.add(limit);
-        String sql = pageSql(filter.shape, after != null);
-        return pool.preparedQuery(sql).execute(Tuple.from(params)).map(TaskPageQueries::tasks);
+        boolean withTotal = after == null && (filter.shape & 4) == 0;
+        String sql = withTotal ? firstPageSql(filter.shape) : pageSql(filter.shape, after != null);
+        return pool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+            List<TaskView> tasks = tasks(rows);
+            // No row, no total column: nothing matches, so the total is 0.
+            long total = !withTotal ? -1 : rows.size() == 0 ? 0 : rows.iterator().next().getLong(TASK_COLUMN_COUNT);
+            return new Page(tasks, total);
+        });
     }
 
     /**
-     * The counters' sum for a filter set without {@code statusTimestampAfter} (migration V9): the
-     * up to 8 slot rows of one key of the scope, whichever of the four keys the filters name.
-     * $1 tenant, $2 owner, $3 by context, $4 context id ('' when not by context), $5 state ('' for any).
-     */
-    static final String COUNTER_SQL = """
-            SELECT coalesce(sum(n), 0)
-            FROM task_counts
-            WHERE tenant = $1 AND owner = $2 AND by_context = $3 AND context_id = $4 AND state = $5""";
-
-    /**
-     * How many tasks the filters select: run on the first page of a walk only. Without
-     * {@code statusTimestampAfter} it is the counters' sum, the same at any scope size; with it,
-     * a count of the index range from that timestamp on, which is as long as the catch-up window.
+     * How many tasks match a catch-up walk's filters (with {@code statusTimestampAfter}), for its
+     * first page: a count of the index range from that timestamp on, which is as long as the
+     * catch-up window. (Without that filter the total comes with the page: {@link #firstPageSql}.)
      */
     public Uni<Integer> count(Caller caller, ListTasksQuery query) {
-        Uni<io.vertx.mutiny.sqlclient.RowSet<Row>> rows;
-        if (query.statusTimestampAfter() == null) {
-            rows = pool.preparedQuery(COUNTER_SQL).execute(Tuple.of(caller.tenant(), caller.subject(), query.contextId() != null,
-                    query.contextId() == null ? "" : query.contextId(), query.status() == null ? "" : query.status().name()));
-        } else {
-            Filter filter = Filter.of(caller, query);
-            rows = pool.preparedQuery(countSql(filter.shape)).execute(Tuple.from(filter.params));
+        Filter filter = Filter.of(caller, query);
+        return pool.preparedQuery(countSql(filter.shape)).execute(Tuple.from(filter.params))
+                .map(result -> (int) Math.max(0, Math.min(result.iterator().next().getLong(0), Integer.MAX_VALUE)));
+    }
+
+    /**
+     * A first page's statement without {@code statusTimestampAfter} (shapes 0-3): the page, plus
+     * the counters' sum (migration V9) as a scalar subquery: the up to 8 slot rows of the one
+     * counter key the filters name, read once per statement whatever the scope's size.
+     */
+    static String firstPageSql(int shape) {
+        if ((shape & 4) != 0) {
+            throw new IllegalArgumentException("a catch-up page is counted by its index range: shape " + shape);
         }
-        return rows.map(result -> (int) Math.max(0, Math.min(result.iterator().next().getLong(0), Integer.MAX_VALUE)));
+        return FIRST_PAGE_SQL.computeIfAbsent(shape, key -> {
+            int next = 3;
+            String context = (shape & 1) != 0 ? "$" + next++ : "''";
+            String state = (shape & 2) != 0 ? "$" + next : "''";
+            String total = ",\n       (SELECT coalesce(sum(n), 0)\n        FROM task_counts\n"
+                    + "        WHERE tenant = $1 AND owner = $2 AND by_context = " + ((shape & 1) != 0)
+                    + " AND context_id = " + context + " AND state = " + state + ") AS total";
+            return pageSql(shape, false).replaceFirst("\n", java.util.regex.Matcher.quoteReplacement(total + "\n"));
+        });
     }
 
     /** The page statement for a filter shape (see {@link Filter}), with or without a cursor; built once per shape. */

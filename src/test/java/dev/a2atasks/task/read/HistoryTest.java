@@ -145,14 +145,16 @@ class HistoryTest extends BindingTest {
                 assertEquals(List.of("m1", "m2", "m3"), messageIds(t));
                 assertEquals(1, t.getArtifactsCount());
             });
-            // page + count + history tails + artifacts, whatever the page size
-            assertEquals(4, db.readPathStatements(), "first page, pageSize " + pageSize);
+            // page (with the walk's total from the counters) + history tails + artifacts, whatever the page size
+            assertEquals(3, db.readPathStatements(), "first page, pageSize " + pageSize);
+            assertEquals(1, db.totalSizeStatements(), "the first page read the total, pageSize " + pageSize);
 
             Map<String, String> second = new HashMap<>(params);
             second.put("pageToken", first.getNextPageToken());
             db.resetStatementStatistics();
             api.list(bearer, second);
             assertEquals(3, db.readPathStatements(), "later page (no count), pageSize " + pageSize);
+            assertEquals(0, db.totalSizeStatements(), "a later page reads no total, pageSize " + pageSize);
         }
     }
 }
