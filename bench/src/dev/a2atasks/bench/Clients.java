@@ -74,6 +74,10 @@ final class Clients {
             stub = A2AServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
         }
 
+        ListTasksResponse list(ListTasksRequest request) {
+            return stub.withDeadlineAfter(60, TimeUnit.SECONDS).listTasks(request);
+        }
+
         ListTasksResponse list(int pageSize, String token) {
             return stub.withDeadlineAfter(60, TimeUnit.SECONDS).listTasks(ListTasksRequest.newBuilder()
                     .setPageSize(pageSize).setHistoryLength(0).setPageToken(token).build());
@@ -98,13 +102,18 @@ final class Clients {
     }
 
     Request grpcList(String bearer, String pageToken) {
+        return grpcList(bearer, ListTasksRequest.newBuilder().setPageSize(100).setHistoryLength(0).setPageToken(pageToken).build());
+    }
+
+    /** One client's ListTasks request, on its own channel; a page shorter than its pageSize is an error. */
+    Request grpcList(String bearer, ListTasksRequest request) {
         Grpc grpc = new Grpc(bearer);
         return new Request() {
             @Override
             public Object call() {
-                ListTasksResponse page = grpc.list(100, pageToken);
-                if (page.getTasksCount() != 100) {
-                    throw new IllegalStateException("expected 100 tasks, got " + page.getTasksCount());
+                ListTasksResponse page = grpc.list(request);
+                if (page.getTasksCount() != request.getPageSize()) {
+                    throw new IllegalStateException("expected " + request.getPageSize() + " tasks, got " + page.getTasksCount());
                 }
                 return page;
             }
