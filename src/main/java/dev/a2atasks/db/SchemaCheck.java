@@ -64,7 +64,8 @@ class SchemaCheck {
         try {
             history = history().await().atMost(FIRST_ATTEMPT);
         } catch (RuntimeException e) {
-            if (!DatabaseAvailability.isOutage(e)) {
+            // No answer within the first attempt (a database that drops packets) is out of reach too.
+            if (!(e instanceof io.smallrye.mutiny.TimeoutException) && !DatabaseAvailability.isOutage(e)) {
                 throw e;
             }
             LOG.warnf("Schema not checked yet, the database is out of reach (%s): starting, and checking again every %s",
