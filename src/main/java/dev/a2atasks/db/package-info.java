@@ -1,6 +1,7 @@
 /**
  * The database as a dependency: telling an outage from a bug (retryable UNAVAILABLE, one WARN and
- * one INFO per outage), and the embedded PostgreSQL of the dev run and the tests, which only the
+ * one INFO per outage); the schema this build needs, checked at start-up when it does not migrate
+ * (refusing an older one); and the embedded PostgreSQL of the dev run and the tests, which only the
  * dev/test profiles name. May use: error, the reactive pool, Vert.x; the embedded library only
  * from {@code EmbeddedPostgres}, never by name from other code.
  */
