@@ -42,6 +42,7 @@ import dev.a2atasks.proto.v1.Task;
  * bench/run --push-only                      (only table i, push delivery)
  * bench/run --history-only                   (only tables b and b2, history tails and history paging)
  * bench/run --page1-only                     (only table a2, page 1 against page 2)
+ * bench/run --bindings-only                  (only table c and its profile)
  * bench/run --native-smoke [PATH]            (black-box check of the native executable on all bindings)
  * </pre>
  */
@@ -109,6 +110,19 @@ public final class Bench {
                     System.out.printf("dataset generated in %.1f s%n", Dataset.generate(db.jdbcUrl(), size));
                 }
                 firstPage(new Clients("127.0.0.1", service.port, db.jdbcUrl()), Clients.token(PRIVATE_KEY, "bench", "big"));
+            }
+            tables.forEach(t -> System.out.println(t.render()));
+            targets.forEach((name, value) -> System.out.println(name + ": " + value));
+            db.close();
+            return;
+        }
+        if (options.containsKey("bindings-only")) {
+            try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
+                if (!options.containsKey("skip-generate")) {
+                    System.out.printf("dataset generated in %.1f s%n", Dataset.generate(db.jdbcUrl(), size));
+                }
+                bindings(new Clients("127.0.0.1", service.port, db.jdbcUrl()), Clients.token(PRIVATE_KEY, "bench", "big"), cores,
+                        service.process.pid());
             }
             tables.forEach(t -> System.out.println(t.render()));
             targets.forEach((name, value) -> System.out.println(name + ": " + value));
