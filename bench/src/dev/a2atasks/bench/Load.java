@@ -112,4 +112,65 @@ final class Load {
         }
         return stats;
     }
+
+    /** How many windows {@link #steady} runs at most before it gives up waiting for a steady rate. */
+    static final int MAX_WARM_UP_WINDOWS = 60;
+
+    /**
+     * Runs the load in back-to-back windows until it has served {@code minRequests} and three windows
+     * in a row are within 5% of their mean: the JIT has compiled the path and the rate no longer
+     * climbs. Returns the seconds that took. (A rate alone can mislead: on 2 shared cores a cold
+     * path runs at a tenth of its speed for half a minute, and at low concurrency it climbs so
+     * slowly that three windows look steady before C2 has compiled anything; hence the count.)
+     */
+    static double steady(int clients, Duration window, Supplier<Callable<?>> request, long minRequests) throws Exception {
+        long t0 = System.nanoTime();
+        long served = 0;
+        java.util.Deque<Double> last = new java.util.ArrayDeque<>();
+        for (int i = 0; i < MAX_WARM_UP_WINDOWS; i++) {
+            Stats window0 = timed(clients, Duration.ZERO, window, request);
+            served += window0.count();
+            last.addLast(window0.requestsPerSecond());
+            if (last.size() > 3) {
+                last.removeFirst();
+            }
+            if (last.size() == 3 && served >= minRequests) {
+                double mean = last.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+                if (last.stream().allMatch(rate -> Math.abs(rate - mean) <= 0.05 * mean)) {
+                    break;
+                }
+            }
+        }
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** A subject measured in alternation with a baseline: totals over the rounds. */
+    record Alternation(Stats subject, Stats baseline) {
+        double share() {
+            return subject.requestsPerSecond() / baseline.requestsPerSecond();
+        }
+    }
+
+    /**
+     * {@code rounds} rounds of one baseline window and one subject window, so that a change of the
+     * machine's speed (other tenants, CPU steal) falls on both. req/s are totals over the rounds; p50
+     * the median of the rounds' p50s; p99 the highest of their p99s.
+     */
+    static Alternation alternating(int clients, Duration window, int rounds, Supplier<Callable<?>> subject,
+            Supplier<Callable<?>> baseline) throws Exception {
+        List<Stats> subjects = new ArrayList<>();
+        List<Stats> baselines = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+            baselines.add(timed(clients, Duration.ZERO, window, baseline));
+            subjects.add(timed(clients, Duration.ZERO, window, subject));
+        }
+        return new Alternation(combined(subjects), combined(baselines));
+    }
+
+    private static Stats combined(List<Stats> windows) {
+        double[] p50 = windows.stream().mapToDouble(Stats::p50Ms).sorted().toArray();
+        return new Stats(windows.stream().mapToInt(Stats::count).sum(), p50[p50.length / 2],
+                windows.stream().mapToDouble(Stats::p99Ms).max().orElse(Double.NaN),
+                windows.stream().mapToDouble(Stats::requestsPerSecond).average().orElse(0));
+    }
 }
