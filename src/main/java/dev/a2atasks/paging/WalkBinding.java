@@ -75,16 +75,23 @@ public final class WalkBinding {
         void write(DataOutputStream out) throws IOException;
     }
 
+    /** A provider lookup per request is not free and a MessageDigest is not thread-safe: one per thread. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    });
+
     private static WalkBinding digest(Fields fields) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
             fields.write(new DataOutputStream(bytes));
-            byte[] sha = MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray());
+            byte[] sha = SHA_256.get().digest(bytes.toByteArray()); // digest() also resets it for the next use
             return new WalkBinding(Arrays.copyOf(sha, LENGTH));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 
