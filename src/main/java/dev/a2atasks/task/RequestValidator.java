@@ -487,6 +487,9 @@ public class RequestValidator {
         }
 
         <T> T check(String field, java.util.function.Supplier<T> typedCheck) {
+            if (undecodable.isEmpty()) {
+                return typedCheck.get(); // the usual case, on every request: no stream per field
+            }
             List<FieldViolation> mine = undecodable.stream().filter(u -> u.field().equals(field)).toList();
             if (!mine.isEmpty()) {
                 found.addAll(mine);
