@@ -128,9 +128,9 @@ final class Load {
         long served = 0;
         java.util.Deque<Double> last = new java.util.ArrayDeque<>();
         for (int i = 0; i < MAX_WARM_UP_WINDOWS; i++) {
-            Stats window0 = timed(clients, Duration.ZERO, window, request);
-            served += window0.count();
-            last.addLast(window0.requestsPerSecond());
+            Stats one = timed(clients, Duration.ZERO, window, request);
+            served += one.count();
+            last.addLast(one.requestsPerSecond());
             if (last.size() > 3) {
                 last.removeFirst();
             }

@@ -2,6 +2,7 @@ package dev.a2atasks.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -27,7 +28,7 @@ class RequestIdsUnitTest {
             assertEquals(4, parsed.version(), id);
             assertEquals(2, parsed.variant(), id);
             assertEquals(parsed.toString(), id);
-            assertEquals(true, seen.add(id), "repeated: " + id);
+            assertTrue(seen.add(id), "repeated: " + id);
         }
     }
 
