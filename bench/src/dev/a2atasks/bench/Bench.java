@@ -291,13 +291,11 @@ public final class Bench {
         Duration warmUp = Duration.ofMillis(quick ? 500 : 1500);
         Duration measure = Duration.ofMillis(quick ? 1500 : 4000);
         int rounds = quick ? 1 : 3;
-        double page1 = 0;
-        double page2 = 0;
-        for (int round = 0; round < rounds; round++) {
-            page1 += Load.timed(8, warmUp, measure, () -> clients.grpcList(bearer, base)).requestsPerSecond() / rounds;
-            page2 += Load.timed(8, warmUp, measure, () -> clients.grpcList(bearer, seconds.get("none"))).requestsPerSecond() / rounds;
-        }
-        double share = page1 / page2;
+        Load.Alternation pages = Load.alternating(8, warmUp, measure, rounds, () -> clients.grpcList(bearer, base),
+                () -> clients.grpcList(bearer, seconds.get("none")));
+        double page1 = pages.subject().requestsPerSecond();
+        double page2 = pages.baseline().requestsPerSecond();
+        double share = pages.share();
         table.note(String.format("8 clients, no filter, %d alternating rounds: page 1 %.0f req/s, page 2 %.0f req/s (page 1 / page 2: %.0f%%)."
                 + " On 2026-12-02, before the counters, page 1 counted the scope (85-95 ms at 700,000 tasks).", rounds, page1, page2, 100 * share));
         tables.add(table);
@@ -419,7 +417,7 @@ public final class Bench {
         for (int c : concurrency) {
             for (Map.Entry<String, Supplier<Callable<?>>> binding : bindings.entrySet()) {
                 Load.timed(c, Duration.ZERO, window, binding.getValue()); // this concurrency's connections and pool
-                Load.Alternation measured = Load.alternating(c, window, rounds, binding.getValue(), floor);
+                Load.Alternation measured = Load.alternating(c, Duration.ZERO, window, rounds, binding.getValue(), floor);
                 Stats s = measured.subject();
                 table.row(binding.getKey(), c, s.requestsPerSecond(), s.p50Ms(), s.p99Ms(),
                         measured.baseline().requestsPerSecond(), String.format("%.0f%%", 100 * measured.share()));

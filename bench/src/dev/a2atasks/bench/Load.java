@@ -152,17 +152,18 @@ final class Load {
     }
 
     /**
-     * {@code rounds} rounds of one baseline window and one subject window, so that a change of the
-     * machine's speed (other tenants, CPU steal) falls on both. req/s are totals over the rounds; p50
-     * the median of the rounds' p50s; p99 the highest of their p99s.
+     * {@code rounds} rounds of one baseline window and one subject window (each after its own
+     * unmeasured {@code warmUp}), so that a change of the machine's speed (other tenants, CPU steal)
+     * falls on both. req/s are totals over the rounds; p50 the median of the rounds' p50s; p99 the
+     * highest of their p99s.
      */
-    static Alternation alternating(int clients, Duration window, int rounds, Supplier<Callable<?>> subject,
+    static Alternation alternating(int clients, Duration warmUp, Duration window, int rounds, Supplier<Callable<?>> subject,
             Supplier<Callable<?>> baseline) throws Exception {
         List<Stats> subjects = new ArrayList<>();
         List<Stats> baselines = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
-            baselines.add(timed(clients, Duration.ZERO, window, baseline));
-            subjects.add(timed(clients, Duration.ZERO, window, subject));
+            baselines.add(timed(clients, warmUp, window, baseline));
+            subjects.add(timed(clients, warmUp, window, subject));
         }
         return new Alternation(combined(subjects), combined(baselines));
     }
