@@ -24,23 +24,29 @@ import jakarta.enterprise.context.ApplicationScoped;
  * text, then COMPLETED.</li>
  * </ul>
  * Between steps it waits {@code a2a.demo-agent.step-delay} (default 0), which makes streams
- * observable in a terminal.
+ * observable in a terminal; a message containing "slow" waits at least
+ * {@code a2a.demo-agent.slow-step-delay} (default 200 ms) between steps, so a client can watch,
+ * subscribe to or cancel a task while it is WORKING.
  */
 @DefaultBean
 @ApplicationScoped
 public class DemoAgent implements AgentExecutor {
 
     private final Duration stepDelay;
+    private final Duration slowStepDelay;
 
-    DemoAgent(@ConfigProperty(name = "a2a.demo-agent.step-delay", defaultValue = "0s") Duration stepDelay) {
+    DemoAgent(@ConfigProperty(name = "a2a.demo-agent.step-delay", defaultValue = "0s") Duration stepDelay,
+            @ConfigProperty(name = "a2a.demo-agent.slow-step-delay", defaultValue = "200ms") Duration slowStepDelay) {
         this.stepDelay = stepDelay;
+        this.slowStepDelay = slowStepDelay;
     }
 
     @Override
     public void execute(AgentRequest request, TaskUpdater task) throws InterruptedException {
         String text = request.text();
         String lower = text.toLowerCase(Locale.ROOT);
-        pause();
+        Duration delay = lower.contains("slow") && slowStepDelay.compareTo(stepDelay) > 0 ? slowStepDelay : stepDelay;
+        pause(delay);
         if (lower.contains("fail")) {
             task.fail("Failed as asked");
             return;
@@ -56,20 +62,23 @@ public class DemoAgent implements AgentExecutor {
         task.status(TaskState.TASK_STATE_WORKING, "Working on it");
         int third = Math.max(1, (text.length() + 2) / 3);
         for (int i = 0; i < 3; i++) {
-            pause();
+            pause(delay);
             if (task.isClosed()) {
                 return;
             }
             String chunk = text.substring(Math.min(text.length(), i * third), Math.min(text.length(), (i + 1) * third));
             task.appendArtifact("echo", "echo", List.of(Part.newBuilder().setText(chunk).setMediaType("text/plain").build()), i == 2);
         }
-        pause();
+        pause(delay);
+        if (task.isClosed()) {
+            return;
+        }
         task.complete("Done");
     }
 
-    private void pause() throws InterruptedException {
-        if (!stepDelay.isZero()) {
-            Thread.sleep(stepDelay.toMillis());
+    private static void pause(Duration delay) throws InterruptedException {
+        if (!delay.isZero()) {
+            Thread.sleep(delay.toMillis());
         }
     }
 }

@@ -1,8 +1,10 @@
 package dev.a2atasks.execution;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,7 +13,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -19,12 +23,14 @@ import org.jboss.logging.Logger;
 import dev.a2atasks.agent.AgentExecutor;
 import dev.a2atasks.agent.AgentRequest;
 import dev.a2atasks.agent.TaskUpdater;
+import dev.a2atasks.auth.Caller;
 import dev.a2atasks.proto.v1.Artifact;
 import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.proto.v1.Part;
 import dev.a2atasks.proto.v1.Role;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
+import dev.a2atasks.task.store.RunLeases;
 import dev.a2atasks.task.store.TaskStates;
 import dev.a2atasks.task.store.TaskStore;
 import io.quarkus.vertx.VertxContextSupport;
@@ -33,13 +39,16 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * Runs the {@link AgentExecutor} for a user's message on a bounded pool of worker threads
- * ({@code a2a.agent.max-concurrency}), hands it a {@link TaskUpdater} that writes through the
- * one {@link TaskStore}, and makes sure every run ends the agent's turn: an agent that returns
- * without a final or interrupted state, or throws, leaves the task FAILED, never WORKING. A task
- * being run holds a lease (this process, {@code a2a.agent.lease}) renewed every third of it and
- * given up when the run ends; if this process dies, {@link LeaseSweeper} on any replica fails the
- * task once the lease expires.
+ * Runs the {@link AgentExecutor}, one run per user message, on a bounded pool of worker threads
+ * ({@code a2a.agent.max-concurrency}). A run is what the store handed out ({@link TaskStore.Run}):
+ * a fencing token that owns the task, with a lease (this process, {@code a2a.agent.lease})
+ * renewed every third of it. Every write of the run carries the token, so a run that was canceled,
+ * taken over or has ended its turn cannot write; at most one run owns a task at any time, on any
+ * replica. A run ends its turn with a terminal or interrupted state (the lease ends with it); an
+ * agent that returns without one, or throws, leaves the task FAILED, never WORKING. When a turn
+ * ends waiting for input and a message was queued meanwhile, the store hands the next run over in
+ * the same transaction and it runs here next, on the same worker. If this process dies, the
+ * {@link LeaseSweeper} of any replica fails its working tasks once their leases expire.
  */
 @ApplicationScoped
 public class AgentRunner {
@@ -48,26 +57,31 @@ public class AgentRunner {
 
     private final AgentExecutor agent;
     private final TaskStore store;
+    private final RunLeases leases;
     private final TaskSignals signals;
     private final ThreadPoolExecutor workers;
     private final Map<Long, Execution> running = new ConcurrentHashMap<>();
     private final TaskStore.Lease lease;
-    private final ScheduledExecutorService leases;
+    private final Duration writeTimeout;
+    private final ScheduledExecutorService renewal;
 
-    AgentRunner(AgentExecutor agent, TaskStore store, TaskSignals signals, Instance instance,
+    AgentRunner(AgentExecutor agent, TaskStore store, RunLeases leases, TaskSignals signals, Instance instance,
             @ConfigProperty(name = "a2a.agent.max-concurrency", defaultValue = "32") int maxConcurrency,
-            @ConfigProperty(name = "a2a.agent.lease", defaultValue = "30s") Duration leaseDuration) {
+            @ConfigProperty(name = "a2a.agent.lease", defaultValue = "30s") Duration leaseDuration,
+            @ConfigProperty(name = "a2a.agent.write-timeout", defaultValue = "20s") Duration writeTimeout) {
         this.agent = agent;
         this.store = store;
+        this.leases = leases;
         this.signals = signals;
         this.lease = new TaskStore.Lease(instance.id(), leaseDuration);
-        this.leases = Executors.newSingleThreadScheduledExecutor(r -> {
+        this.writeTimeout = writeTimeout;
+        this.renewal = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "a2a-lease-renewal");
             thread.setDaemon(true);
             return thread;
         });
         long every = Math.max(1, leaseDuration.toMillis() / 3);
-        this.leases.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+        this.renewal.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         AtomicInteger threads = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(maxConcurrency, maxConcurrency, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread thread = new Thread(r, "a2a-agent-" + threads.incrementAndGet());
@@ -77,70 +91,113 @@ public class AgentRunner {
         this.workers.allowCoreThreadTimeOut(true);
     }
 
-    /** The lease a task gets when a message starts a run here: this process, for {@code a2a.agent.lease}. */
+    /** The lease a run started here gets: this process, for {@code a2a.agent.lease}. */
     public TaskStore.Lease lease() {
         return lease;
     }
 
-    /** Every third of the lease: the runs still going here keep their tasks. */
-    private void renew() {
-        List<Long> pks = List.copyOf(running.keySet());
-        if (pks.isEmpty()) {
-            return;
-        }
-        try {
-            VertxContextSupport.subscribeAndAwait(() -> store.renewLeases(lease, pks));
-        } catch (Throwable e) {
-            LOG.warnf("Could not renew the leases of %d running tasks: %s", pks.size(), e.toString());
-        }
-    }
-
     /** The agent's media types, for SendMessage's acceptedOutputModes check. */
-    public java.util.List<String> outputModes() {
+    public List<String> outputModes() {
         return agent.outputModes();
     }
 
-    /** One run of the agent for one user message. {@code reply} completes if it answered with a direct Message. */
+    /**
+     * One run of the agent. {@code reply} completes when the run ends: with its direct reply, or
+     * null; {@code firstUpdate} after its first committed update (or its end), when a stream can
+     * tell a direct reply from a task.
+     */
     public static final class Execution {
         final long taskPk;
+        final TaskStore.Run run;
         final AgentRequest request;
-        /** The run's verdict on a direct reply: the message, or null when the run ended without one. */
         final CompletableFuture<Message> reply = new CompletableFuture<>();
+        final CompletableFuture<Void> firstUpdate = new CompletableFuture<>();
         volatile boolean closed;
+        /** The run ended its turn itself (a terminal or interrupted state was committed). */
+        volatile boolean settled;
 
-        Execution(long taskPk, AgentRequest request) {
+        Execution(long taskPk, TaskStore.Run run, AgentRequest request) {
             this.taskPk = taskPk;
+            this.run = run;
             this.request = request;
+        }
+
+        long inputSeq() {
+            return run.inputSeq();
         }
     }
 
-    public Execution start(long taskPk, AgentRequest request) {
-        Execution execution = new Execution(taskPk, request);
-        running.put(taskPk, execution);
+    /**
+     * Starts the run the store handed out with an accepted message, if any: for that message (with
+     * the sender's accepted output modes and extensions) or for one queued before it. Null when
+     * there is none to start (the message was queued behind a running turn, or was a retry).
+     */
+    public Execution start(Caller caller, TaskStore.Accepted accepted, List<String> acceptedOutputModes, List<String> extensions) {
+        TaskStore.Run run = accepted.start();
+        if (run == null) {
+            return null;
+        }
+        boolean forThisMessage = run.inputSeq() == accepted.inputSeq();
+        AgentRequest request = new AgentRequest(caller, accepted.taskId(), accepted.contextId(), run.input(),
+                accepted.created() && forThisMessage, forThisMessage ? acceptedOutputModes : List.of(),
+                forThisMessage ? extensions : List.of());
+        Execution execution = track(new Execution(accepted.taskPk(), run, request));
         workers.execute(() -> run(execution));
         return execution;
     }
 
-    /** A client canceled the task (already recorded): tell the agent running it here, if any. */
+    /** A client canceled the task (already recorded): stop the run here, if one is going. */
     public void canceled(long taskPk) {
         Execution execution = running.get(taskPk);
         if (execution != null) {
-            execution.closed = true;
-            CompletableFuture.runAsync(() -> {
-                try {
-                    agent.cancel(execution.request);
-                } catch (RuntimeException e) {
-                    LOG.warnf(e, "The agent's cancel hook failed for task %s", execution.request.taskId());
-                }
-            });
+            stop(execution);
         }
     }
 
-    private void run(Execution execution) {
+    private Execution track(Execution execution) {
+        Execution previous = running.put(execution.taskPk, execution);
+        if (previous != null && previous != execution) {
+            // The store fences the old run out already (its token no longer owns the task); stop it here too.
+            stop(previous);
+        }
+        return execution;
+    }
+
+    /** Tells the agent of a run that lost its task to stop; its writes are refused from now on anyway. */
+    private void stop(Execution execution) {
+        if (execution.closed) {
+            return;
+        }
+        execution.closed = true;
+        CompletableFuture.runAsync(() -> {
+            try {
+                agent.cancel(execution.request);
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "The agent's cancel hook failed for task %s", execution.request.taskId());
+            }
+        });
+    }
+
+    /** Runs the execution, then each run the store hands over when a turn ends with messages queued. */
+    private void run(Execution first) {
+        Execution execution = first;
+        while (execution != null) {
+            TaskStore.Run next = runOnce(execution);
+            if (next == null) {
+                return;
+            }
+            AgentRequest previous = execution.request;
+            execution = track(new Execution(execution.taskPk, next, new AgentRequest(previous.caller(), previous.taskId(),
+                    previous.contextId(), next.input(), false, List.of(), List.of())));
+        }
+    }
+
+    /** One turn of the agent; answers the run handed over at its end, or null. */
+    private TaskStore.Run runOnce(Execution execution) {
         Updater updater = new Updater(execution);
         try {
             agent.execute(execution.request, updater);
-            if (updater.lastState == null || !TaskStates.isSettled(updater.lastState.name())) {
+            if (!execution.settled && !execution.closed) {
                 updater.finishQuietly("The agent finished without reporting a result");
             }
         } catch (TaskUpdater.TaskClosedException closed) {
@@ -150,34 +207,62 @@ public class AgentRunner {
                 Thread.currentThread().interrupt();
             }
             LOG.errorf(failure, "The agent failed on task %s", execution.request.taskId());
-            updater.finishQuietly("The agent failed");
+            if (!execution.settled) {
+                updater.finishQuietly("The agent failed");
+            }
         } finally {
+            // A run whose last write did not commit keeps its lease until it expires: the sweeper then
+            // fails the task, rather than it staying WORKING with no owner.
             running.remove(execution.taskPk, execution);
-            if (!running.containsKey(execution.taskPk)) {
-                try {
-                    VertxContextSupport.subscribeAndAwait(() -> store.releaseLease(lease.owner(), execution.taskPk));
-                } catch (Throwable e) {
-                    LOG.warnf("Could not release the lease of task %s (it expires by itself): %s", execution.request.taskId(), e.toString());
+            execution.reply.complete(null); // no-op when it replied
+            execution.firstUpdate.complete(null);
+            signals.fire(execution.taskPk);
+        }
+        return updater.next;
+    }
+
+    /** Every third of the lease: the runs still going here keep their tasks; a run that lost its task is stopped. */
+    private void renew() {
+        List<Execution> runs = List.copyOf(running.values());
+        if (runs.isEmpty()) {
+            return;
+        }
+        List<Long> pks = new ArrayList<>(runs.size());
+        List<UUID> ids = new ArrayList<>(runs.size());
+        for (Execution execution : runs) {
+            pks.add(execution.taskPk);
+            ids.add(execution.run.id());
+        }
+        try {
+            Set<UUID> kept = leases.renew(lease, pks, ids).await().atMost(writeTimeout);
+            for (Execution execution : runs) {
+                if (!kept.contains(execution.run.id()) && !execution.settled && running.get(execution.taskPk) == execution) {
+                    LOG.infof("The run of task %s lost its task (canceled, or taken over after its lease expired); stopping it",
+                            execution.request.taskId());
+                    stop(execution);
                 }
             }
-            execution.reply.complete(null); // no-op when it replied
-            signals.fire(execution.taskPk);
+        } catch (Throwable e) {
+            LOG.warnf("Could not renew the leases of %d running tasks: %s", runs.size(), e.toString());
         }
     }
 
     @PreDestroy
-    void stop() {
-        leases.shutdownNow();
+    void shutdown() {
+        renewal.shutdownNow();
         workers.shutdownNow();
     }
 
-    /** The agent's view of its task: every call one committed transaction, then a wake-up for waiters. */
+    /** The agent's view of its task: every call one committed transaction of its run, then a wake-up for waiters. */
     private final class Updater implements TaskUpdater {
         private final Execution execution;
-        private volatile TaskState lastState;
+        private final TaskStore.RunRef ref;
+        /** The run the store handed over when this one ended its turn with messages queued. */
+        private volatile TaskStore.Run next;
 
         Updater(Execution execution) {
             this.execution = execution;
+            this.ref = new TaskStore.RunRef(execution.request.caller(), execution.request.taskId(), execution.run.id());
         }
 
         @Override
@@ -191,32 +276,32 @@ public class AgentRunner {
             if (message != null) {
                 status.setMessage(agentMessage(message));
             }
-            write(() -> store.recordStatus(execution.request.caller(), execution.request.taskId(), status.build()));
-            lastState = state;
+            settle(status.build(), () -> {
+            });
         }
 
         @Override
         public void artifact(Artifact artifact) {
-            write(() -> store.recordArtifact(execution.request.caller(), execution.request.taskId(), artifact, false, true));
+            write(() -> store.recordArtifact(ref, artifact, false, true), () -> {
+            });
         }
 
         @Override
-        public void appendArtifact(String artifactId, String name, java.util.List<Part> parts, boolean lastChunk) {
+        public void appendArtifact(String artifactId, String name, List<Part> parts, boolean lastChunk) {
             Artifact.Builder chunk = Artifact.newBuilder().setArtifactId(artifactId).addAllParts(parts);
             if (name != null) {
                 chunk.setName(name);
             }
-            write(() -> store.recordArtifact(execution.request.caller(), execution.request.taskId(), chunk.build(), true, lastChunk));
+            write(() -> store.recordArtifact(ref, chunk.build(), true, lastChunk), () -> {
+            });
         }
 
         @Override
         public void reply(Message message) {
             Message reply = agentMessage(message);
             // The reply is known before the wake-up: a waiter that sees COMPLETED must find it.
-            write(() -> store.recordStatus(execution.request.caller(), execution.request.taskId(),
-                    TaskStatus.newBuilder().setState(TaskState.TASK_STATE_COMPLETED).setMessage(reply).build()),
+            settle(TaskStatus.newBuilder().setState(TaskState.TASK_STATE_COMPLETED).setMessage(reply).build(),
                     () -> execution.reply.complete(reply));
-            lastState = TaskState.TASK_STATE_COMPLETED;
         }
 
         @Override
@@ -224,13 +309,26 @@ public class AgentRunner {
             return execution.closed;
         }
 
+        /** A status write; one that ends the turn marks the run settled and keeps the run handed over, if any. */
+        private void settle(TaskStatus status, Runnable afterCommit) {
+            TaskStore.Run handedOver = write(() -> store.recordStatus(ref, status, lease), () -> {
+                if (TaskStates.isSettled(status.getState().name())) {
+                    execution.settled = true;
+                }
+                afterCommit.run();
+            });
+            if (handedOver != null) {
+                next = handedOver;
+            }
+        }
+
         void finishQuietly(String reason) {
             try {
                 status(TaskState.TASK_STATE_FAILED, reason);
             } catch (TaskClosedException closed) {
-                // already terminal (canceled meanwhile): nothing to finish
+                // already terminal (canceled meanwhile) or no longer this run's: nothing to finish
             } catch (RuntimeException e) {
-                LOG.errorf(e, "Could not mark task %s FAILED", execution.request.taskId());
+                LOG.errorf(e, "Could not mark task %s FAILED (its lease expires and the sweeper fails it)", execution.request.taskId());
             }
         }
 
@@ -243,18 +341,18 @@ public class AgentRunner {
             return agentMessage.build();
         }
 
-        private void write(java.util.function.Supplier<Uni<Void>> change) {
-            write(change, () -> {
-            });
-        }
-
-        /** One committed change; {@code afterCommit} runs before waiters are woken. */
-        private void write(java.util.function.Supplier<Uni<Void>> change, Runnable afterCommit) {
+        /**
+         * One committed change of this run, waited for at most {@code a2a.agent.write-timeout};
+         * {@code afterCommit} runs before waiters are woken.
+         */
+        private <T> T write(Supplier<Uni<T>> change, Runnable afterCommit) {
             if (execution.closed) {
-                throw new TaskClosedException("Task " + execution.request.taskId() + " was canceled");
+                throw new TaskClosedException("Task " + execution.request.taskId() + " was canceled or is no longer this run's");
             }
+            T result;
             try {
-                VertxContextSupport.subscribeAndAwait(change);
+                result = VertxContextSupport.subscribeAndAwait(() -> change.get().ifNoItem().after(writeTimeout)
+                        .failWith(() -> new TimeoutException("The task's update did not commit within " + writeTimeout)));
             } catch (TaskStore.TaskClosedException closed) {
                 execution.closed = true;
                 throw new TaskClosedException(closed.getMessage());
@@ -264,7 +362,9 @@ public class AgentRunner {
                 throw new IllegalStateException(e);
             }
             afterCommit.run();
+            execution.firstUpdate.complete(null);
             signals.fire(execution.taskPk);
+            return result;
         }
     }
 }

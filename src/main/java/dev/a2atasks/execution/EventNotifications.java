@@ -38,6 +38,7 @@ public class EventNotifications {
     private final Optional<String> user;
     private final Optional<String> password;
     private PgSubscriber subscriber;
+    private volatile boolean stopped;
 
     EventNotifications(Vertx vertx, TaskSignals signals, Event<PushStore.OutboxNotice> outboxNotices,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> url,
@@ -68,11 +69,35 @@ public class EventNotifications {
             }
         });
         subscriber.channel(PushStore.OUTBOX_CHANNEL).handler(payload -> outboxNotices.fire(new PushStore.OutboxNotice()));
-        subscriber.connect().onFailure(e -> LOG.warnf("LISTEN %s not connected yet (retrying every second): %s",
-                TaskStore.EVENTS_CHANNEL, e.toString()));
+        connect(1);
+    }
+
+    /**
+     * The first connection: the subscriber's reconnect policy covers a connection that closes
+     * later, not one that never opened, so that retry is this loop's, every second until it holds.
+     */
+    private void connect(int attempt) {
+        subscriber.connect().onSuccess(ignored -> {
+            if (attempt > 1) {
+                LOG.infof("LISTEN %s connected after %d attempts", TaskStore.EVENTS_CHANNEL, attempt);
+            }
+        }).onFailure(e -> {
+            if (stopped) {
+                return;
+            }
+            if (attempt == 1) {
+                LOG.warnf("LISTEN %s not connected yet (retrying every second): %s", TaskStore.EVENTS_CHANNEL, e.toString());
+            }
+            vertx.setTimer(1_000, id -> {
+                if (!stopped) {
+                    connect(attempt + 1);
+                }
+            });
+        });
     }
 
     void stop(@Observes ShutdownEvent ignored) {
+        stopped = true;
         if (subscriber != null) {
             subscriber.close();
         }

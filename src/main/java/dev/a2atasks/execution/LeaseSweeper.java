@@ -17,15 +17,18 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 /**
- * Every replica runs one: every {@code a2a.agent.lease-sweep-interval} it fails the tasks whose
- * lease expired (the process running their agent died or stalled), in batches; a replica that
- * meets rows another is sweeping waits for them and passes over them. So no task stays WORKING forever: it ends FAILED within the lease
- * and one interval of its process's death, visible in ListTasks and to subscribers.
+ * Every replica runs one: every {@code a2a.agent.lease-sweep-interval} it fails the working tasks
+ * whose run's lease expired (the process running their agent died or stalled), in batches; a
+ * replica that meets rows another is sweeping waits for them and passes over them. So no task
+ * stays WORKING forever: it ends FAILED within the lease and one interval of its process's death,
+ * visible in ListTasks and to subscribers. A task waiting for its client (INPUT_REQUIRED,
+ * AUTH_REQUIRED) is never failed: a stale lease on it is only dropped.
  */
 @ApplicationScoped
 public class LeaseSweeper {
 
-    static final String REASON = "The agent was interrupted: the process running it stopped before the task finished";
+    static final String REASON = "The agent was interrupted: its run's lease expired before the task finished"
+            + " (the process running it stopped, stalled, or lost its database)";
     private static final Logger LOG = Logger.getLogger(LeaseSweeper.class);
     private static final int BATCH = 100;
 

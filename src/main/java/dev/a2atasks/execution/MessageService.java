@@ -10,7 +10,6 @@ import java.util.concurrent.Executor;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import dev.a2atasks.agent.AgentRequest;
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.proto.v1.CancelTaskRequest;
@@ -78,16 +77,12 @@ public class MessageService {
         Context context = Vertx.currentContext();
         return start(call, request).chain(started -> {
             Uni<String> settled = started.command().returnImmediately() ? Uni.createFrom().nullItem()
-                    : awaitSettled(started.caller(), started.task().taskPk(), started.task().taskId(),
-                            Instant.now().plus(blockingTimeout), onContext(context));
+                    : awaitSettled(started, Instant.now().plus(blockingTimeout), onContext(context));
             // A direct reply leaves the task COMPLETED and is known once the agent's run ends, right after
             // that commit: a waiter that sees COMPLETED waits for the run's verdict instead of racing it.
-            Function<String, Uni<Message>> reply = state -> started.execution() == null
-                    || !TaskState.TASK_STATE_COMPLETED.name().equals(state)
+            Function<String, Uni<Message>> reply = state -> !TaskState.TASK_STATE_COMPLETED.name().equals(state)
                     ? Uni.createFrom().nullItem()
-                    : Uni.createFrom().completionStage(() -> started.execution().reply.copy())
-                            .ifNoItem().after(blockingTimeout).recoverWithItem((Message) null)
-                            .emitOn(onContext(context));
+                    : directReply(started, context);
             return settled.chain(state -> reply.apply(state)).chain(message -> {
                 if (message != null) {
                     return Uni.createFrom().item(SendMessageResponse.newBuilder().setMessage(message).build());
@@ -101,15 +96,42 @@ public class MessageService {
 
     /**
      * SendStreamingMessage: the same start, then the task's stream (spec §3.1.2): the task, its
-     * status and artifact updates, closed on a terminal or interrupted state. A direct reply
-     * arrives as the message of the final (COMPLETED) status update.
+     * status and artifact updates, closed on a terminal or interrupted state of the run answering
+     * this message. When that run is here, the stream begins after its first update: a run that
+     * answers with a direct reply makes the stream that one Message, as blocking SendMessage
+     * returns it.
      */
     public Multi<StreamResponse> sendStreaming(CallContext call, SendMessageRequest request) {
-        return start(call, request).onItem().transformToMulti(started -> streams.follow(started.caller(),
-                started.command().tenant(), started.task().taskId(), started.command().historyLength(), false));
+        Context context = Vertx.currentContext();
+        return start(call, request).onItem().transformToMulti(started -> {
+            AgentRunner.Execution execution = started.execution();
+            Uni<Message> reply = execution == null ? Uni.createFrom().nullItem()
+                    : Uni.createFrom().completionStage(() -> execution.firstUpdate.copy())
+                            .ifNoItem().after(blockingTimeout).recoverWithItem((Void) null)
+                            .emitOn(onContext(context))
+                            .map(ignored -> execution.reply.getNow(null));
+            return reply.onItem().transformToMulti(message -> message != null
+                    ? Multi.createFrom().item(StreamResponse.newBuilder().setMessage(message).build())
+                    : streams.follow(started.caller(), started.command().tenant(), started.task().taskId(),
+                            started.command().historyLength(), false, started.task().inputSeq()));
+        });
     }
 
-    /** A user message validated, stored, and handed to the agent (unless it was a retry). */
+    /** The direct reply of the run that answered this message here, if it gave one; null otherwise. */
+    private Uni<Message> directReply(Started started, Context context) {
+        AgentRunner.Execution execution = started.execution();
+        if (execution == null) {
+            return Uni.createFrom().nullItem();
+        }
+        return Uni.createFrom().completionStage(() -> execution.reply.copy())
+                .ifNoItem().after(blockingTimeout).recoverWithItem((Message) null)
+                .emitOn(onContext(context));
+    }
+
+    /**
+     * A user message validated, stored, and handed to a run; {@code execution} is the run answering
+     * it when that run was started here (not when it was queued, or a retry).
+     */
     private record Started(Caller caller, SendMessageCommand command, TaskStore.Accepted task, AgentRunner.Execution execution) {
     }
 
@@ -134,11 +156,13 @@ public class MessageService {
         Uni<TaskStore.Accepted> accepted = registration.chain(config -> command.taskId() == null
                 ? store.submit(caller, taskId, command.contextId() != null ? command.contextId() : UUID.randomUUID().toString(),
                         message, runner.lease(), config)
+                        // A retry of the first message racing the original: the loser answers with the winner's task.
+                        .onFailure(TaskStore::isOriginConflict).recoverWithUni(() -> store.originOf(caller, message.getMessageId()))
                 : store.continueWith(caller, taskId, command.contextId(), message, runner.lease(), config, push.maxPerTask()));
-        return accepted.map(task -> new Started(caller, command, task, task.duplicate() ? null
-                : runner.start(task.taskPk(), new AgentRequest(caller, task.taskId(), task.contextId(),
-                        message.toBuilder().setTaskId(task.taskId()).setContextId(task.contextId()).build(), task.created(),
-                        command.acceptedOutputModes(), List.copyOf(call.extensions())))));
+        return accepted.map(task -> {
+            AgentRunner.Execution execution = runner.start(caller, task, command.acceptedOutputModes(), List.copyOf(call.extensions()));
+            return new Started(caller, command, task, execution != null && execution.inputSeq() == task.inputSeq() ? execution : null);
+        });
     }
 
     public Uni<TaskView> cancel(CallContext call, CancelTaskRequest request) {
@@ -179,20 +203,27 @@ public class MessageService {
     }
 
     /**
-     * Waits until the task is terminal or interrupted, or the deadline passes, and says the state it saw: wake-up taken
-     * before the read, so no change between them is missed; re-read at least every {@code a2a.stream.poll-interval}.
+     * Waits until the task is terminal, or interrupted by the run answering this message (or a
+     * later one), or the deadline passes, and says the state it saw. One watch on the task for the
+     * whole wait, armed before each read, so no change between a read and the wait is missed;
+     * re-read at least every {@code a2a.stream.poll-interval}.
      */
-    private Uni<String> awaitSettled(Caller caller, long taskPk, String taskId, Instant deadline, Executor context) {
-        TaskSignals.Wakeup changed = signals.take(taskPk);
-        return reads.task(caller, taskId).chain(view -> {
+    private Uni<String> awaitSettled(Started started, Instant deadline, Executor context) {
+        TaskWatch watch = new TaskWatch(signals, started.task().taskPk());
+        return awaitSettled(started, watch, deadline, context).eventually(watch::close);
+    }
+
+    private Uni<String> awaitSettled(Started started, TaskWatch watch, Instant deadline, Executor context) {
+        watch.arm();
+        return reads.progress(started.caller(), started.task().taskId()).chain(progress -> {
             Duration left = Duration.between(Instant.now(), deadline);
-            if (view == null || TaskStates.isSettled(view.state()) || left.isNegative() || left.isZero()) {
-                changed.release();
-                return Uni.createFrom().item(view == null ? null : view.state());
+            if (progress == null || TaskStates.isTerminal(progress.state()) || left.isNegative() || left.isZero()
+                    || (TaskStates.isSettled(progress.state()) && TaskStreams.endsTurnOf(progress.runInputSeq(), started.task().inputSeq()))) {
+                return Uni.createFrom().item(progress == null ? null : progress.state());
             }
-            return changed.await(left.compareTo(poll) < 0 ? left : poll)
+            return watch.next(left.compareTo(poll) < 0 ? left : poll)
                     .emitOn(context) // back on the request's Vert.x context: Hibernate Reactive runs only there
-                    .chain(() -> awaitSettled(caller, taskPk, taskId, deadline, context));
+                    .chain(() -> awaitSettled(started, watch, deadline, context));
         });
     }
 

@@ -1,65 +1,65 @@
 package dev.a2atasks.execution;
 
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * In-process wake-ups: "task N changed, read it again". A waiter takes a {@link Wakeup} before it
- * reads the task, so a change committed in between is not missed; the writer fires after its
- * commit (and {@link EventNotifications} fires for other replicas' commits). The signal carries
- * nothing: the database stays the only truth, and a waiter that misses a signal still re-reads
- * on its poll interval.
+ * In-process wake-ups: "task N changed, read it again". One broadcaster per task: a waiter
+ * {@link #listen}s before it reads the task, so a change committed in between is not missed, and
+ * stays registered (once) until it stops waiting; the writer fires after its commit (and
+ * {@link EventNotifications} fires for other replicas' commits). A task nobody waits on has no
+ * entry, and an idle waiter costs one entry however long it waits. The signal carries nothing: the
+ * database stays the only truth.
  */
 @ApplicationScoped
 public class TaskSignals {
 
-    private final ConcurrentHashMap<Long, CompletableFuture<Void>> next = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, Set<Listener>> listeners = new ConcurrentHashMap<>();
 
-    /** A wake-up at the next {@link #fire} for this task; every waiter of the task shares it. */
-    public Wakeup take(long taskPk) {
-        return new Wakeup(taskPk, next.compute(taskPk, (k, current) -> current == null || current.isDone()
-                ? new CompletableFuture<>() : current));
+    /** Calls {@code onFire} (on the firing thread) at every fire of this task until the listener is closed. */
+    public Listener listen(long taskPk, Runnable onFire) {
+        Listener listener = new Listener(taskPk, onFire);
+        listeners.compute(taskPk, (k, set) -> {
+            Set<Listener> current = set != null ? set : ConcurrentHashMap.newKeySet();
+            current.add(listener);
+            return current;
+        });
+        return listener;
     }
 
     public void fire(long taskPk) {
-        CompletableFuture<Void> waiting = next.remove(taskPk);
+        Set<Listener> waiting = listeners.get(taskPk);
         if (waiting != null) {
-            waiting.complete(null);
+            for (Listener listener : waiting) {
+                listener.onFire.run();
+            }
         }
     }
 
-    /** One waiter's hold on the shared wake-up of a task. */
-    public final class Wakeup {
+    /** How many tasks have a waiter in this process (a gauge for leaks: it falls back to 0 when nobody waits). */
+    public int tasksWaitedOn() {
+        return listeners.size();
+    }
+
+    /** One waiter's registration. */
+    public final class Listener implements AutoCloseable {
         private final long taskPk;
-        private final CompletableFuture<Void> shared;
+        private final Runnable onFire;
 
-        private Wakeup(long taskPk, CompletableFuture<Void> shared) {
+        private Listener(long taskPk, Runnable onFire) {
             this.taskPk = taskPk;
-            this.shared = shared;
+            this.onFire = onFire;
         }
 
-        /**
-         * Completes at the fire, or after {@code max}. Waits on a copy: a waiter that gives up
-         * cancels only its copy, never the wake-up the other waiters of the task share.
-         */
-        public Uni<Void> await(Duration max) {
-            return Uni.createFrom().completionStage(shared.copy()).ifNoItem().after(max).recoverWithItem((Void) null);
-        }
-
-        /** Runs {@code action} at the fire (on the firing thread). */
-        public void onFire(Runnable action) {
-            shared.thenRun(action);
-        }
-
-        /** This waiter stops waiting: the shared wake-up is dropped when nobody else waits on it. */
-        public void release() {
-            if (shared.getNumberOfDependents() == 0) {
-                next.remove(taskPk, shared);
-            }
+        /** Stops the calls; the task's entry goes with its last listener. Idempotent. */
+        @Override
+        public void close() {
+            listeners.computeIfPresent(taskPk, (k, set) -> {
+                set.remove(this);
+                return set.isEmpty() ? null : set;
+            });
         }
     }
 }

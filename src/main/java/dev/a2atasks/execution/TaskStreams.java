@@ -3,14 +3,12 @@ package dev.a2atasks.execution;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.proto.v1.StreamResponse;
-import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.protocol.CallContext;
 import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
 import dev.a2atasks.task.GetTaskParams;
@@ -68,32 +66,41 @@ public class TaskStreams {
         if (!request.getTenant().isEmpty() && !request.getTenant().equals(call.caller().tenant())) {
             return Multi.createFrom().failure(new A2AException.TaskNotFound(id));
         }
-        return follow(call.caller(), request.getTenant(), id, OptionalInt.empty(), true);
+        return follow(call.caller(), request.getTenant(), id, OptionalInt.empty(), true, ANY_RUN);
     }
 
+    /** For {@link #follow}: the stream closes when any run ends its turn (SubscribeToTask). */
+    static final long ANY_RUN = -1;
+
     /**
-     * The task's stream from now on. {@code refuseTerminal}: a terminal task is refused
-     * (SubscribeToTask); otherwise its snapshot is the whole stream (a retried streaming send).
+     * The task's stream from now on, closed by one rule applied to the snapshot and to every event
+     * after it: the task is terminal, or interrupted (waiting for its client) by the run that
+     * answers history seq {@code inputSeq} or a later one ({@link #ANY_RUN}: by any run). So a
+     * stream for a message queued behind a running turn stays open through that turn's end.
+     * {@code refuseTerminal}: a terminal task is refused (SubscribeToTask); otherwise its
+     * snapshot is the whole stream (a retried streaming send).
      */
-    Multi<StreamResponse> follow(Caller caller, String tenant, String taskId, OptionalInt historyLength, boolean refuseTerminal) {
+    Multi<StreamResponse> follow(Caller caller, String tenant, String taskId, OptionalInt historyLength, boolean refuseTerminal,
+            long inputSeq) {
         Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
         return snapshot(caller, tenant, taskId, historyLength).onItem().transformToMulti(snapshot -> {
-            if (TaskStates.isTerminal(snapshot.state())) {
-                if (refuseTerminal) {
-                    return Multi.createFrom().failure(A2AException.UnsupportedOperation.taskIsTerminal("SubscribeToTask", taskId,
-                            snapshot.state()));
-                }
+            if (TaskStates.isTerminal(snapshot.state()) && refuseTerminal) {
+                return Multi.createFrom().failure(A2AException.UnsupportedOperation.taskIsTerminal("SubscribeToTask", taskId,
+                        snapshot.state()));
+            }
+            if (TaskStates.isTerminal(snapshot.state()) || (TaskStates.isSettled(snapshot.state())
+                    && endsTurnOf(snapshot.runInputSeq(), inputSeq))) {
                 return Multi.createFrom().item(snapshot.first());
             }
             Multi<StreamResponse> events = Multi.createFrom().<StreamResponse>emitter(emitter -> new Follower(caller, taskId,
-                    snapshot.taskPk(), snapshot.nextEventSeq(), context, emitter).start())
+                    snapshot.taskPk(), snapshot.nextEventSeq(), inputSeq, context, emitter).start())
                     .onSubscription().invoke(metrics::subscriberJoined)
                     .onTermination().invoke(metrics::subscriberLeft);
             return Multi.createBy().concatenating().streams(Multi.createFrom().item(snapshot.first()), events);
         });
     }
 
-    private record Snapshot(long taskPk, long nextEventSeq, String state, StreamResponse first) {
+    private record Snapshot(long taskPk, long nextEventSeq, String state, Long runInputSeq, StreamResponse first) {
     }
 
     /** The task and the number of the next event, read together while writers wait. */
@@ -103,41 +110,52 @@ public class TaskStreams {
                 return Uni.createFrom().failure(new A2AException.TaskNotFound(taskId));
             }
             return queries.getTask(caller, new GetTaskParams(tenant, taskId, historyLength, List.of()))
-                    .map(view -> new Snapshot(row.pk, row.nextEventSeq, row.state,
+                    .map(view -> new Snapshot(row.pk, row.nextEventSeq, row.state, row.runInputSeq,
                             StreamResponse.newBuilder().setTask(TaskProtos.task(view)).build()));
         }));
     }
 
-    /** Whether this event ends a stream: a status update to a terminal or interrupted state. */
-    static boolean closes(StreamResponse event) {
+    /** Whether an interruption by the run answering {@code runInputSeq} (null: unknown) ends a stream waiting for {@code inputSeq}. */
+    static boolean endsTurnOf(Long runInputSeq, long inputSeq) {
+        return runInputSeq == null || runInputSeq >= inputSeq;
+    }
+
+    /** Whether this event ends a stream waiting for the run of {@code inputSeq}: see {@link #follow}. */
+    static boolean closes(StreamResponse event, Long eventInputSeq, long inputSeq) {
         if (!event.hasStatusUpdate()) {
             return false;
         }
-        TaskState state = event.getStatusUpdate().getStatus().getState();
-        return TaskStates.isSettled(state.name());
+        String state = event.getStatusUpdate().getStatus().getState().name();
+        return TaskStates.isTerminal(state) || (TaskStates.isSettled(state) && endsTurnOf(eventInputSeq, inputSeq));
     }
 
     /** Reads a task's events batch by batch on the subscriber's Vert.x context and emits them. */
     private final class Follower {
         private final Caller caller;
         private final String taskId;
-        private final long taskPk;
+        private final long inputSeq;
         private final Context context;
         private final MultiEmitter<? super StreamResponse> emitter;
+        private final TaskWatch watch;
         private long nextSeq;
         private volatile boolean stopped;
 
-        Follower(Caller caller, String taskId, long taskPk, long fromSeq, Context context, MultiEmitter<? super StreamResponse> emitter) {
+        Follower(Caller caller, String taskId, long taskPk, long fromSeq, long inputSeq, Context context,
+                MultiEmitter<? super StreamResponse> emitter) {
             this.caller = caller;
             this.taskId = taskId;
-            this.taskPk = taskPk;
             this.nextSeq = fromSeq;
+            this.inputSeq = inputSeq;
             this.context = context;
             this.emitter = emitter;
+            this.watch = new TaskWatch(signals, taskPk);
         }
 
         void start() {
-            emitter.onTermination(() -> stopped = true); // the client went away or the stream ended: stop reading
+            emitter.onTermination(() -> { // the client went away or the stream ended: stop reading
+                stopped = true;
+                watch.close();
+            });
             context.runOnContext(ignored -> read());
         }
 
@@ -145,14 +163,13 @@ public class TaskStreams {
             if (stopped) {
                 return;
             }
-            TaskSignals.Wakeup changed = signals.take(taskPk); // taken before the read: no change between is missed
+            watch.arm(); // before the read: a change committed meanwhile wakes the next wait at once
             reads.events(caller, taskId, nextSeq, BATCH).subscribe().with(rows -> {
                 for (TaskEventEntity row : rows) {
                     StreamResponse event = ProtoJsonColumns.parse(row.payloadJson, StreamResponse.newBuilder()).build();
                     emitter.emit(event);
                     nextSeq = row.seq + 1;
-                    if (closes(event)) {
-                        changed.release();
+                    if (closes(event, row.inputSeq, inputSeq)) {
                         emitter.complete();
                         return;
                     }
@@ -161,21 +178,8 @@ public class TaskStreams {
                     context.runOnContext(ignored -> read());
                     return;
                 }
-                AtomicBoolean woken = new AtomicBoolean();
-                Runnable wake = () -> {
-                    if (woken.compareAndSet(false, true)) {
-                        context.runOnContext(ignored -> read());
-                    }
-                };
-                long timer = vertx.setTimer(poll.toMillis(), id -> wake.run());
-                changed.onFire(() -> {
-                    vertx.cancelTimer(timer);
-                    wake.run();
-                });
-            }, failure -> {
-                changed.release();
-                emitter.fail(failure);
-            });
+                watch.next(poll).subscribe().with(ignored -> context.runOnContext(again -> read()));
+            }, emitter::fail);
         }
     }
 }

@@ -56,6 +56,33 @@ class LeaseTest extends BindingTest {
     }
 
     @Test
+    void aTaskWaitingForItsClientIsNeverFailedByTheSweep() {
+        db.clearTenant(TENANT);
+        long waiting = db.insertTask(TENANT, "carol", "waiting", "ctx", "TASK_STATE_INPUT_REQUIRED", Instant.parse("2026-01-01T00:00:02Z"));
+        // A stale lease on it (a release that failed, a crash between commit and release): dropped, nothing more.
+        db.execute("UPDATE tasks SET lease_owner = 'replica-that-died', lease_expires_at = now() - interval '1 second',"
+                + " run_id = gen_random_uuid() WHERE pk = " + waiting);
+
+        assertTrue(sweeper.sweep() >= 1);
+
+        assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, api("GRPC").get(Tokens.valid(TENANT, "carol"), null, "waiting", "0")
+                .getStatus().getState());
+        assertEquals(0, db.queryLong("SELECT count(*) FROM tasks WHERE pk = " + waiting + " AND (lease_owner IS NOT NULL OR run_id IS NOT NULL)"));
+        assertEquals(0, db.queryLong("SELECT count(*) FROM task_events WHERE tenant = 'LeaseTest' AND task_id = 'waiting'"));
+    }
+
+    @Test
+    void aRunThatAsksForInputGivesItsLeaseUp() throws Exception {
+        try (GrpcChannels channels = new GrpcChannels(root)) {
+            Task task = channels.stub(Tokens.valid(TENANT, "bob")).sendMessage(request(message("input wanted", null, null))).getTask();
+            assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, task.getStatus().getState());
+            // Released in the transaction that recorded INPUT_REQUIRED: no wait.
+            assertEquals(0, db.queryLong("SELECT count(*) FROM tasks WHERE tenant = 'LeaseTest' AND id = '" + task.getId()
+                    + "' AND (lease_owner IS NOT NULL OR run_id IS NOT NULL)"));
+        }
+    }
+
+    @Test
     void aFinishedRunGivesItsLeaseUp() throws Exception {
         try (GrpcChannels channels = new GrpcChannels(root)) {
             Task task = channels.stub(Tokens.valid(TENANT, "bob")).sendMessage(request(message("hello", null, null))).getTask();

@@ -50,7 +50,44 @@ class StreamingTest extends BindingTest {
             assertTrue(kinds.size() >= 1 && kinds.get(kinds.size() - 1).equals("TASK_STATE_COMPLETED"));
             events.stream().skip(1).forEach(e -> assertEquals(task.getId(),
                     e.hasStatusUpdate() ? e.getStatusUpdate().getTaskId() : e.getArtifactUpdate().getTaskId()));
-            assertTrue(events.stream().skip(1).filter(StreamResponse::hasArtifactUpdate).allMatch(e -> e.getArtifactUpdate().getAppend()));
+            // The first chunk starts the artifact (append: false); the ones after it append to it.
+            List<Boolean> appends = events.stream().skip(1).filter(StreamResponse::hasArtifactUpdate)
+                    .map(e -> e.getArtifactUpdate().getAppend()).toList();
+            List<Boolean> chunks = List.of(false, true, true);
+            assertEquals(chunks.subList(chunks.size() - appends.size(), chunks.size()), appends, events.toString());
+        }
+    }
+
+    @Test
+    void aStreamThatMeetsAnInterruptedTaskClosesAfterItsSnapshot() throws Exception {
+        try (GrpcChannels channels = new GrpcChannels(root)) {
+            A2AServiceGrpc.A2AServiceBlockingStub stub = channels.stub(BEARER);
+            // The agent asks for input again on every turn: each streamed continuation ends with its own
+            // INPUT_REQUIRED, whether the stream's snapshot already holds it or an event brings it.
+            Task asked = stub.sendMessage(request(message("input wanted", null, null))).getTask();
+            for (int i = 0; i < 20; i++) {
+                List<StreamResponse> events = drain(stub.sendStreamingMessage(request(message("more input " + i, asked.getId(), null))));
+                StreamResponse last = events.get(events.size() - 1);
+                TaskState end = last.hasTask() ? last.getTask().getStatus().getState() : last.getStatusUpdate().getStatus().getState();
+                assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, end, events.toString());
+            }
+            // SubscribeToTask obeys the same rule: an interrupted task's stream is its snapshot.
+            List<StreamResponse> subscribed = drain(stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(asked.getId()).build()));
+            assertEquals(1, subscribed.size(), subscribed.toString());
+            assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, subscribed.get(0).getTask().getStatus().getState());
+        }
+    }
+
+    @Test
+    void aDirectReplyOnAStreamIsOneMessageAsInBlockingSendMessage() throws Exception {
+        try (GrpcChannels channels = new GrpcChannels(root)) {
+            A2AServiceGrpc.A2AServiceBlockingStub stub = channels.stub(BEARER);
+            List<StreamResponse> events = drain(stub.sendStreamingMessage(request(message("reply please", null, null))));
+            assertEquals(1, events.size(), events.toString());
+            assertTrue(events.get(0).hasMessage(), events.toString());
+            assertEquals("You said: reply please", events.get(0).getMessage().getParts(0).getText());
+            assertEquals(stub.sendMessage(request(message("reply please", null, null))).getMessage().getParts(0).getText(),
+                    events.get(0).getMessage().getParts(0).getText());
         }
     }
 
@@ -61,19 +98,23 @@ class StreamingTest extends BindingTest {
             Task asked = stub.sendMessage(request(message("input wanted", null, null))).getTask();
             assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, asked.getStatus().getState());
 
+            // Another client answers; the agent works slowly (a step every 200 ms), and a subscriber joins meanwhile.
+            Task working = stub.sendMessage(request(message("the slow answer", asked.getId(), null)).toBuilder()
+                    .setConfiguration(SendMessageConfiguration.newBuilder().setReturnImmediately(true)).build()).getTask();
+            assertEquals(TaskState.TASK_STATE_WORKING, working.getStatus().getState());
             Iterator<StreamResponse> subscription = stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(asked.getId()).build());
             StreamResponse first = subscription.next();
             assertEquals(asked.getId(), first.getTask().getId());
-            assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, first.getTask().getStatus().getState());
-
-            stub.sendMessage(request(message("the answer", asked.getId(), null)).toBuilder()
-                    .setConfiguration(SendMessageConfiguration.newBuilder().setReturnImmediately(true)).build());
+            assertFalse(first.getTask().getStatus().getState() == TaskState.TASK_STATE_COMPLETED, first.toString());
             List<StreamResponse> rest = drain(subscription);
             List<String> states = rest.stream().filter(StreamResponse::hasStatusUpdate)
                     .map(e -> e.getStatusUpdate().getStatus().getState().name()).toList();
-            assertEquals("TASK_STATE_WORKING", states.get(0), rest.toString());
             assertEquals("TASK_STATE_COMPLETED", states.get(states.size() - 1), rest.toString());
-            assertEquals(3, rest.stream().filter(StreamResponse::hasArtifactUpdate).count());
+            // What the snapshot held plus what followed it: the whole echo, once.
+            String echoed = first.getTask().getArtifactsList().stream().flatMap(a -> a.getPartsList().stream()).map(p -> p.getText())
+                    .reduce("", String::concat) + rest.stream().filter(StreamResponse::hasArtifactUpdate)
+                    .map(e -> e.getArtifactUpdate().getArtifact().getParts(0).getText()).reduce("", String::concat);
+            assertEquals("the slow answer", echoed);
 
             // Now terminal: a new subscription is refused; another caller's is not found.
             StatusRuntimeException terminal = assertThrows(StatusRuntimeException.class, () -> stub.subscribeToTask(
@@ -91,14 +132,18 @@ class StreamingTest extends BindingTest {
     void aLateSubscriberLosesNothingThatHappensAfterItsSnapshot() throws Exception {
         try (GrpcChannels channels = new GrpcChannels(root)) {
             A2AServiceGrpc.A2AServiceBlockingStub stub = channels.stub(BEARER);
-            Task asked = stub.sendMessage(request(message("input wanted", null, null))).getTask();
-            // Two subscribers, one before and one after the first change: both end with the same last events.
-            Iterator<StreamResponse> early = stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(asked.getId()).build());
+            Task working = stub.sendMessage(request(message("slow work", null, null)).toBuilder()
+                    .setConfiguration(SendMessageConfiguration.newBuilder().setReturnImmediately(true)).build()).getTask();
+            // Two subscribers, one early and one a step later: each gets everything after its own snapshot, and both end alike.
+            Iterator<StreamResponse> early = stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(working.getId()).build());
             early.next();
-            stub.sendMessage(request(message("go on", asked.getId(), null)));
+            Thread.sleep(250);
+            List<StreamResponse> late = drain(stub.subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(working.getId()).build()));
             List<StreamResponse> earlyEvents = drain(early);
             assertFalse(earlyEvents.isEmpty());
             assertEquals(TaskState.TASK_STATE_COMPLETED, earlyEvents.get(earlyEvents.size() - 1).getStatusUpdate().getStatus().getState());
+            List<StreamResponse> lateEvents = late.subList(1, late.size());
+            assertEquals(lateEvents, earlyEvents.subList(earlyEvents.size() - lateEvents.size(), earlyEvents.size()));
         }
     }
 
@@ -143,7 +188,8 @@ class StreamingTest extends BindingTest {
     void httpJsonSubscribeFollowsATaskAnotherClientAdvances() throws Exception {
         try (GrpcChannels channels = new GrpcChannels(root)) {
             A2AServiceGrpc.A2AServiceBlockingStub stub = channels.stub(BEARER);
-            Task asked = stub.sendMessage(request(message("input wanted", null, null))).getTask();
+            Task asked = stub.sendMessage(request(message("slow work", null, null)).toBuilder()
+                    .setConfiguration(SendMessageConfiguration.newBuilder().setReturnImmediately(true)).build()).getTask();
             java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> subscription =
                     java.net.http.HttpClient.newHttpClient().sendAsync(get("/tasks/" + asked.getId() + ":subscribe").build(),
                             HttpResponse.BodyHandlers.ofLines());
@@ -151,8 +197,7 @@ class StreamingTest extends BindingTest {
             assertEquals(200, response.statusCode());
             java.util.Iterator<String> lines = response.body().iterator();
             StreamResponse first = parse(nextData(lines), false);
-            assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, first.getTask().getStatus().getState());
-            stub.sendMessage(request(message("more", asked.getId(), null)));
+            assertFalse(first.getTask().getStatus().getState() == TaskState.TASK_STATE_COMPLETED, first.toString());
             List<StreamResponse> rest = new ArrayList<>();
             while (lines.hasNext()) {
                 String line = lines.next();

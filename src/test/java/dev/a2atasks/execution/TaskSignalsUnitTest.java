@@ -1,42 +1,49 @@
 package dev.a2atasks.execution;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * Wake-ups shared by the waiters of one task: a waiter that gives up (its poll interval passed)
- * must not disturb the others. It once cancelled the shared future, and every other waiter of
- * that task failed with a CancellationException (found by bench/run under 8 blocking clients).
+ * The per-task broadcaster: every listener of a task hears every fire until it closes; a closed
+ * listener hears nothing and disturbs no other; a task whose last listener closed leaves nothing
+ * behind (idle waiters once piled a closure per poll on a shared future until the task changed).
  */
 class TaskSignalsUnitTest {
 
     @Test
-    void aWaiterThatGivesUpLeavesTheOthersWaiting() throws Exception {
+    void everyListenerHearsEveryFireUntilItCloses() {
         TaskSignals signals = new TaskSignals();
-        TaskSignals.Wakeup patient = signals.take(7);
-        TaskSignals.Wakeup impatient = signals.take(7);
-        CountDownLatch woken = new CountDownLatch(1);
-        AtomicBoolean failed = new AtomicBoolean();
-        patient.await(Duration.ofSeconds(10)).subscribe().with(ignored -> woken.countDown(), failure -> failed.set(true));
-
-        impatient.await(Duration.ofMillis(20)).await().atMost(Duration.ofSeconds(5)); // gives up, cancelling its copy
-        impatient.release();
-
+        AtomicInteger first = new AtomicInteger();
+        AtomicInteger second = new AtomicInteger();
+        TaskSignals.Listener a = signals.listen(7, first::incrementAndGet);
+        TaskSignals.Listener b = signals.listen(7, second::incrementAndGet);
         signals.fire(7);
-        assertTrue(woken.await(5, TimeUnit.SECONDS), "the patient waiter is woken by the fire");
-        assertTrue(!failed.get(), "and never failed");
-
-        // A wake-up taken after a fire is a fresh one.
-        TaskSignals.Wakeup later = signals.take(7);
-        CountDownLatch again = new CountDownLatch(1);
-        later.onFire(again::countDown);
+        signals.fire(8); // another task: nobody here
+        a.close();
         signals.fire(7);
-        assertTrue(again.await(5, TimeUnit.SECONDS));
+        assertEquals(1, first.get());
+        assertEquals(2, second.get());
+        b.close();
+        b.close(); // idempotent
+        signals.fire(7);
+        assertEquals(2, second.get());
+    }
+
+    @Test
+    void waitingLongCostsOneEntryAndNothingIsLeftAfterwards() {
+        TaskSignals signals = new TaskSignals();
+        TaskSignals.Listener[] waiters = new TaskSignals.Listener[100];
+        for (int i = 0; i < waiters.length; i++) {
+            waiters[i] = signals.listen(i % 3, () -> {
+            });
+        }
+        assertEquals(3, signals.tasksWaitedOn());
+        for (TaskSignals.Listener waiter : waiters) {
+            waiter.close();
+        }
+        assertEquals(0, signals.tasksWaitedOn());
     }
 }

@@ -11,6 +11,7 @@ import dev.a2atasks.task.store.TaskEntity;
 import dev.a2atasks.task.store.TaskEventEntity;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
+import io.quarkus.hibernate.reactive.panache.common.ProjectedFieldName;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 
@@ -29,6 +30,17 @@ public class TaskReads {
         return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", caller.tenant(), caller.subject(), id)
                 .firstResult()
                 .map(row -> row == null ? null : view(row));
+    }
+
+    /** Where a task's work stands: its state, and the history seq of the message its current (or last) run answers. */
+    public record Progress(@ProjectedFieldName("state") String state, @ProjectedFieldName("runInputSeq") Long runInputSeq) {
+    }
+
+    /** The caller's task's {@link Progress}, or null when the caller has no such task. */
+    @WithSession
+    public Uni<Progress> progress(Caller caller, String id) {
+        return TaskEntity.find("tenant = ?1 and owner = ?2 and id = ?3", caller.tenant(), caller.subject(), id)
+                .project(Progress.class).firstResult();
     }
 
     /**

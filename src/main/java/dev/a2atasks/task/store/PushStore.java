@@ -94,13 +94,12 @@ public class PushStore {
      */
     @WithTransaction
     public Uni<Void> delete(Caller owner, String taskId, String id) {
-        return taskExists(owner, taskId).chain(exists -> {
-            if (!exists) {
-                return Uni.createFrom().failure(new A2AException.TaskNotFound(taskId));
-            }
-            return PushConfigEntity.delete("tenant = ?1 and owner = ?2 and taskId = ?3 and id = ?4",
-                    owner.tenant(), owner.subject(), taskId, id).replaceWithVoid();
-        });
+        // The task's row lock first, like every change of a task: an event being recorded meanwhile owes
+        // a delivery to this registration (an outbox row referencing it), which this delete must not
+        // pull from under its insert.
+        return TaskStore.lockTask(owner, taskId).chain(task -> PushConfigEntity.delete(
+                "tenant = ?1 and owner = ?2 and taskId = ?3 and id = ?4", owner.tenant(), owner.subject(), taskId, id))
+                .replaceWithVoid();
     }
 
     private static Uni<Boolean> taskExists(Caller owner, String taskId) {

@@ -75,6 +75,22 @@ public class TaskEntity extends PanacheEntityBase {
     @Column(name = "lease_expires_at")
     public OffsetDateTime leaseExpiresAt;
 
+    /** The run that owns the task (its fencing token), or null; a run always holds the lease above. */
+    @Column(name = "run_id")
+    public java.util.UUID runId;
+
+    /** The history seq of the user message the current (or last) run answers; null before the first run. */
+    @Column(name = "run_input_seq")
+    public Long runInputSeq;
+
+    /** User messages stored while a run was going and not yet handed to a run. */
+    @Column(name = "queued_inputs", nullable = false)
+    public int queuedInputs;
+
+    /** The messageId of the user message that created the task (SendMessage without a taskId), or null. */
+    @Column(name = "origin_message_id")
+    public String originMessageId;
+
     /** Whether the task is in a state it never leaves (spec: COMPLETED, FAILED, CANCELED, REJECTED). */
     public boolean isTerminal() {
         return TaskStates.isTerminal(state);

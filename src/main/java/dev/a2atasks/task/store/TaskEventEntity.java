@@ -46,6 +46,10 @@ public class TaskEventEntity extends PanacheEntityBase {
     @Column(name = "created_at", nullable = false)
     public OffsetDateTime createdAt;
 
+    /** The run_input_seq of the run that wrote the event; null when no run did (a cancel, a sweep). */
+    @Column(name = "input_seq")
+    public Long inputSeq;
+
     public static class Key implements Serializable {
         public String tenant;
         public String owner;
