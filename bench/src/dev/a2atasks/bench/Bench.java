@@ -105,6 +105,13 @@ public final class Bench {
             db.close();
             return;
         }
+        if (options.containsKey("idle-only")) {
+            int minutes = Integer.parseInt(options.getOrDefault("idle-minutes", quick ? "1" : "10"));
+            tables.add(IdleSubscribers.run(java, env, OUT.resolve("service.log"), Clients.token(PRIVATE_KEY, "bench", "idle"), minutes, 100));
+            tables.forEach(t -> System.out.println(t.render()));
+            db.close();
+            return;
+        }
         if (options.containsKey("page1-only")) {
             try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 if (!options.containsKey("skip-generate")) {

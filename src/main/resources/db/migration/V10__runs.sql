@@ -32,5 +32,20 @@ ALTER TABLE tasks ADD COLUMN origin_message_id text COLLATE "C";
 CREATE UNIQUE INDEX tasks_origin_message_idx ON tasks (tenant, owner, origin_message_id)
     WHERE origin_message_id IS NOT NULL;
 
+-- Mirror copies name their source: a reconciliation retires only its own source's copies, and a
+-- sync never overwrites a task of the same scope that the owner created or another source copied.
+-- Copies stored before V10 have none; a source adopts such a task on its next sync when it was
+-- never run by this service (docs: mirror).
+ALTER TABLE tasks ADD COLUMN mirror_source text COLLATE "C";
+CREATE INDEX tasks_mirror_copies_idx ON tasks (tenant, owner, mirror_source, id) WHERE mirror_source IS NOT NULL;
+
+-- One replica at a time syncs a mirror source: the replica holding the source's row until
+-- expires_at (renewed while its sync runs). A small global table: one row per configured source.
+CREATE TABLE mirror_leases (
+    mirror     text        PRIMARY KEY,
+    owner      text        NOT NULL,
+    expires_at timestamptz NOT NULL
+);
+
 -- V3 and V8 created the same index on messages (task_pk, message_id); V8's name stays.
 DROP INDEX messages_message_id_idx;

@@ -9,8 +9,9 @@ import dev.a2atasks.proto.v1.TaskState;
 
 /**
  * How an agent reports on its task. Every call is one transaction (the change and its stream
- * event), committed before the call returns, in call order. Once the task is terminal (the agent
- * finished it, or a client canceled it) further calls throw {@link TaskClosedException}.
+ * event), committed before the call returns, in call order. Once the run's turn is over (it
+ * reported a terminal or interrupted state, a client canceled the task, or another run took it
+ * over) further calls throw {@link TaskClosedException}.
  */
 public interface TaskUpdater {
 

@@ -42,6 +42,8 @@ public class AgentCards {
     private final AgentCard card;
     private final byte[] json;
     private final String etag;
+    /** When this process built the card, in whole seconds (HTTP dates carry no more). */
+    private final java.time.Instant builtAt = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
 
     AgentCards(AgentCardConfig config, AgentExecutor agent,
             @org.eclipse.microprofile.config.inject.ConfigProperty(name = "a2a.push.enabled", defaultValue = "true") boolean push) {
@@ -65,6 +67,10 @@ public class AgentCards {
 
     String etag() {
         return etag;
+    }
+
+    java.time.Instant builtAt() {
+        return builtAt;
     }
 
     static AgentCard build(AgentCardConfig config, List<String> outputModes, boolean pushNotifications) {

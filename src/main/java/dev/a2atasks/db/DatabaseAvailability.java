@@ -79,6 +79,27 @@ public class DatabaseAvailability {
         return message != null && (message.startsWith("Connection reset") || message.equals("Broken pipe"));
     }
 
+    /**
+     * Whether this failure means the database is up but could not finish in time: a statement or
+     * lock timeout (the bounds this service sets on every connection), a deadlock or a
+     * serialization failure PostgreSQL broke. Retryable, like an outage, but not one.
+     */
+    public static boolean isBusy(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String state = t instanceof PgException pg ? pg.getSqlState() : t instanceof java.sql.SQLException sql ? sql.getSQLState() : null;
+            if (state != null && (state.equals("57014") || state.equals("55P03") || state.equals("40P01") || state.equals("40001"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The answer to a {@link #isBusy} failure: retry soon. Logged per failure at debug only; the database is not down. */
+    public A2AException.Unavailable busy(Throwable failure) {
+        LOG.debugf("Database busy: %s", summary(failure));
+        return new A2AException.Unavailable(config.retryAfter(), "its database is busy");
+    }
+
     /** SQLSTATE classes that say the server is gone or full, not that the statement is wrong. */
     static boolean isOutageState(String sqlState) {
         return sqlState != null && (sqlState.startsWith("08") // connection exception

@@ -214,8 +214,12 @@ public abstract sealed class A2AException extends RuntimeException
         private final Duration retryAfter;
 
         public Unavailable(Duration retryAfter) {
-            super(ErrorKind.UNAVAILABLE, "The service is temporarily unavailable (its database cannot be reached); retry after "
-                    + seconds(retryAfter) + " s");
+            this(retryAfter, "its database cannot be reached");
+        }
+
+        /** {@code why}: what is unavailable, in a few words ("its database is busy"). */
+        public Unavailable(Duration retryAfter, String why) {
+            super(ErrorKind.UNAVAILABLE, "The service is temporarily unavailable (" + why + "); retry after " + seconds(retryAfter) + " s");
             this.retryAfter = retryAfter;
         }
 

@@ -23,6 +23,7 @@ import org.jboss.logging.Logger;
 import dev.a2atasks.agent.AgentExecutor;
 import dev.a2atasks.agent.AgentRequest;
 import dev.a2atasks.agent.TaskUpdater;
+import dev.a2atasks.db.Instance;
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.proto.v1.Artifact;
 import dev.a2atasks.proto.v1.Message;

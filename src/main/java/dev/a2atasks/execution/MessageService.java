@@ -159,10 +159,21 @@ public class MessageService {
                         // A retry of the first message racing the original: the loser answers with the winner's task.
                         .onFailure(TaskStore::isOriginConflict).recoverWithUni(() -> store.originOf(caller, message.getMessageId()))
                 : store.continueWith(caller, taskId, command.contextId(), message, runner.lease(), config, push.maxPerTask()));
-        return accepted.map(task -> {
+        Uni<Started> started = accepted.map(task -> {
             AgentRunner.Execution execution = runner.start(caller, task, command.acceptedOutputModes(), List.copyOf(call.extensions()));
             return new Started(caller, command, task, execution != null && execution.inputSeq() == task.inputSeq() ? execution : null);
         });
+        return completedEvenIfAbandoned(started);
+    }
+
+    /**
+     * A write that runs to its end even when its caller goes away meanwhile: a client that
+     * disconnects must not cut a transaction short (Hibernate Reactive would close its session
+     * mid-flight), nor leave a committed message whose run was never started (its lease would
+     * expire and fail the task). The caller that stays gets the outcome; one that left, nothing.
+     */
+    private static <T> Uni<T> completedEvenIfAbandoned(Uni<T> write) {
+        return Uni.createFrom().emitter(emitter -> write.subscribe().with(emitter::complete, emitter::fail));
     }
 
     public Uni<TaskView> cancel(CallContext call, CancelTaskRequest request) {

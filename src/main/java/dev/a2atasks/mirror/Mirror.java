@@ -24,7 +24,7 @@ import dev.a2atasks.client.WalkStats;
 import dev.a2atasks.proto.v1.ListTasksResponse;
 import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.task.read.TaskReads;
-import dev.a2atasks.task.store.TaskStore;
+import dev.a2atasks.task.store.MirrorCopies;
 import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -77,13 +77,13 @@ public class Mirror {
     }
 
     private final MirrorMarks marks;
-    private final TaskStore store;
+    private final MirrorCopies copies;
     private final TaskReads reads;
     private final ServiceMetrics metrics;
 
-    Mirror(MirrorMarks marks, TaskStore store, TaskReads reads, ServiceMetrics metrics) {
+    Mirror(MirrorMarks marks, MirrorCopies copies, TaskReads reads, ServiceMetrics metrics) {
         this.marks = marks;
-        this.store = store;
+        this.copies = copies;
         this.reads = reads;
         this.metrics = metrics;
     }
@@ -131,7 +131,7 @@ public class Mirror {
             if (mark != null && !reconcile) {
                 filter = filter.withStatusTimestampAfter(mark.minus(skew));
             }
-            MirroredTranscripts transcripts = source.fullHistory() ? new MirroredTranscripts(source.localOwner(), store, reads, () -> stopping) : null;
+            MirroredTranscripts transcripts = source.fullHistory() ? new MirroredTranscripts(source.localOwner(), source.name(), copies, reads, () -> stopping) : null;
             TranscriptCopy copies = transcripts == null ? null : new TranscriptCopy(listing, transcripts, source.historyPageSize());
             result = walker.walk(filter, page -> copy(source, page, counts, seen, copies));
             if (reconcile && result.newest() != null) {
@@ -177,10 +177,15 @@ public class Mirror {
         if (stopping) {
             throw new Stopped();
         }
-        TaskStore.Upserted upserted = await(() -> store.upsert(source.localOwner(), task, source.historyLength()));
+        MirrorCopies.Upserted upserted = await(() -> copies.upsert(source.localOwner(), source.name(), task, source.historyLength()));
         counts.read++;
         if (seen != null) {
             seen.add(task.getId());
+        }
+        if (upserted.foreign()) {
+            LOG.warnf("Mirror %s: task %s is in its scope but is not its copy (the owner's own task, or another source's);"
+                    + " left alone", source.name(), task.getId());
+            return;
         }
         if (upserted.created()) {
             counts.created++;
@@ -210,7 +215,7 @@ public class Mirror {
      */
     private int retireGone(MirrorSource source, Set<String> seen) {
         if (seen.isEmpty()) {
-            List<String> copies = await(() -> reads.idsAfter(source.localOwner(), "", 1));
+            List<String> copies = await(() -> reads.copiesAfter(source.localOwner(), source.name(), "", 1));
             if (!copies.isEmpty()) {
                 LOG.warnf("Mirror %s: the source listed no task at all; its copies are kept (a token for another"
                         + " caller?). Delete them by hand if the source really is empty.", source.name());
@@ -222,7 +227,7 @@ public class Mirror {
         List<String> page;
         do {
             String from = after;
-            page = await(() -> reads.idsAfter(source.localOwner(), from, RETIRE_BATCH));
+            page = await(() -> reads.copiesAfter(source.localOwner(), source.name(), from, RETIRE_BATCH));
             List<String> gone = new ArrayList<>();
             for (String id : page) {
                 if (!seen.contains(id)) {
@@ -230,7 +235,7 @@ public class Mirror {
                 }
             }
             if (!gone.isEmpty()) {
-                retired += await(() -> store.retireCopies(source.localOwner(), gone, source.deleteGone()));
+                retired += await(() -> copies.retireCopies(source.localOwner(), source.name(), gone, source.deleteGone()));
             }
             if (!page.isEmpty()) {
                 after = page.get(page.size() - 1);

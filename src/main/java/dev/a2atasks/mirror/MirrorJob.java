@@ -40,11 +40,18 @@ public class MirrorJob {
     private volatile boolean stopping;
 
     private final ServiceMetrics metrics;
+    private final MirrorLeases leases;
+    private final Duration lease;
+    /** Renews the leases of syncs in progress; apart from the sync threads, which a long sync occupies. */
+    private ScheduledExecutorService renewals;
 
-    MirrorJob(MirrorConfig config, Mirror mirror, ServiceMetrics metrics) {
+    MirrorJob(MirrorConfig config, Mirror mirror, ServiceMetrics metrics, MirrorLeases leases,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "a2a.mirror-lease", defaultValue = "60s") Duration lease) {
         this.config = config;
         this.mirror = mirror;
         this.metrics = metrics;
+        this.leases = leases;
+        this.lease = lease;
     }
 
     /** Per source: where its failures and reconciliations stand. Touched by its own runs only. */
@@ -76,6 +83,11 @@ public class MirrorJob {
         });
         pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // at shutdown only a sync in flight is waited for
         scheduler = pool;
+        renewals = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "a2a-mirror-lease");
+            thread.setDaemon(true);
+            return thread;
+        });
         for (var entry : enabled) {
             MirrorSource source = MirrorSource.of(entry.getKey(), entry.getValue()); // bad settings fail start-up here
             State state = new State(source, entry.getValue().interval());
@@ -90,7 +102,8 @@ public class MirrorJob {
 
     /**
      * Reconciles this source now, on the calling (worker) thread, after any sync of it in flight:
-     * one run per source at a time. Empty when no such source runs here.
+     * one run per source at a time, across replicas. Empty when no such source runs here, or
+     * another replica is syncing it.
      */
     public Optional<Mirror.SyncResult> reconcileNow(String name) {
         State state = states.get(name);
@@ -98,9 +111,9 @@ public class MirrorJob {
             return Optional.empty();
         }
         synchronized (state) {
-            Mirror.SyncResult result = mirror.reconcile(state.source);
+            Optional<Mirror.SyncResult> result = leased(state.source, () -> mirror.reconcile(state.source));
             state.nextReconcileNanos = System.nanoTime() + reconcileNanos(state.source);
-            return Optional.of(result);
+            return result;
         }
     }
 
@@ -146,12 +159,13 @@ public class MirrorJob {
                 return state.interval;
             } else {
                 boolean reconcile = !source.reconcileInterval().isZero() && System.nanoTime() - state.nextReconcileNanos >= 0;
+                Optional<Mirror.SyncResult> done = leased(source, () -> reconcile ? mirror.reconcile(source) : mirror.sync(source));
+                if (done.isEmpty()) {
+                    return state.interval; // another replica syncs this source now; look again next interval
+                }
                 state.attempts++;
                 if (reconcile) {
-                    mirror.reconcile(source);
                     state.nextReconcileNanos = System.nanoTime() + reconcileNanos(source);
-                } else {
-                    mirror.sync(source);
                 }
                 if (state.failures > 0) {
                     LOG.infof("Mirror %s: recovered after %d failed attempts", source.name(), state.failures);
@@ -191,6 +205,38 @@ public class MirrorJob {
     }
 
     /**
+     * Runs one sync of a source holding its lease (renewed every third of {@code a2a.mirror-lease}
+     * while it runs, given up after); empty, without running it, while another replica holds it.
+     */
+    private Optional<Mirror.SyncResult> leased(MirrorSource source, java.util.function.Supplier<Mirror.SyncResult> sync) {
+        if (!leases.take(source.name(), lease)) {
+            LOG.debugf("Mirror %s: another replica is syncing it; skipped", source.name());
+            return Optional.empty();
+        }
+        long every = Math.max(1, lease.toMillis() / 3);
+        java.util.concurrent.ScheduledFuture<?> renewal = renewals.scheduleWithFixedDelay(() -> {
+            try {
+                if (!leases.take(source.name(), lease)) {
+                    LOG.warnf("Mirror %s: its lease was taken over during a sync (the sync outlived %s without renewal)",
+                            source.name(), lease);
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf("Mirror %s: could not renew its lease: %s", source.name(), e.toString());
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+        try {
+            return Optional.of(sync.get());
+        } finally {
+            renewal.cancel(false);
+            try {
+                leases.release(source.name());
+            } catch (RuntimeException e) {
+                LOG.debugf("Mirror %s: lease not given up (it expires by itself): %s", source.name(), e);
+            }
+        }
+    }
+
+    /**
      * interval × 2^(failures−1), capped at max-backoff, with "equal jitter" (half fixed, half
      * random) so replicas that failed together do not retry together.
      */
@@ -210,6 +256,9 @@ public class MirrorJob {
 
     void stop(@Observes ShutdownEvent event) {
         stopping = true;
+        if (renewals != null) {
+            renewals.shutdownNow();
+        }
         mirror.stop(); // a sync in flight ends after its current write, not in the middle of it
         if (scheduler != null) {
             scheduler.shutdown();

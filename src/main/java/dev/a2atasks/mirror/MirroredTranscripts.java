@@ -10,7 +10,7 @@ import dev.a2atasks.auth.Caller;
 import dev.a2atasks.client.TranscriptStore;
 import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.task.read.TaskReads;
-import dev.a2atasks.task.store.TaskStore;
+import dev.a2atasks.task.store.MirrorCopies;
 
 /**
  * The mirror's {@link TranscriptStore}: the local copies' messages in this service's own tables,
@@ -20,12 +20,14 @@ import dev.a2atasks.task.store.TaskStore;
 final class MirroredTranscripts implements TranscriptStore {
 
     private final Caller owner;
-    private final TaskStore store;
+    private final String source;
+    private final MirrorCopies store;
     private final TaskReads reads;
     private final BooleanSupplier stopping;
 
-    MirroredTranscripts(Caller owner, TaskStore store, TaskReads reads, BooleanSupplier stopping) {
+    MirroredTranscripts(Caller owner, String source, MirrorCopies store, TaskReads reads, BooleanSupplier stopping) {
         this.owner = owner;
+        this.source = source;
         this.store = store;
         this.reads = reads;
         this.stopping = stopping;
@@ -46,6 +48,6 @@ final class MirroredTranscripts implements TranscriptStore {
         if (stopping.getAsBoolean()) {
             throw new Mirror.Stopped();
         }
-        Mirror.await(() -> store.appendCopied(owner, taskId, messages));
+        Mirror.await(() -> store.appendCopied(owner, source, taskId, messages));
     }
 }

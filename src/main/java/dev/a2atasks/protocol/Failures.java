@@ -24,7 +24,8 @@ public class Failures {
 
     /**
      * Known errors pass through; authentication failures are worded; a database out of reach is
-     * retryable (logged once per outage, not per request); anything else is logged and hidden.
+     * retryable (logged once per outage, not per request), and so is one too busy to answer in
+     * time (a statement or lock timeout, a deadlock); anything else is logged and hidden.
      */
     public A2AException classify(Throwable failure, String binding) {
         if (failure instanceof A2AException known) {
@@ -35,6 +36,9 @@ public class Failures {
         }
         if (DatabaseAvailability.isOutage(failure)) {
             return database.outage(failure);
+        }
+        if (DatabaseAvailability.isBusy(failure)) {
+            return database.busy(failure);
         }
         LOG.errorf(failure, "Unexpected failure in a %s request", binding);
         return new A2AException.Internal();
@@ -48,6 +52,7 @@ public class Failures {
         if (failure instanceof AuthenticationFailedException || failure instanceof UnauthorizedException) {
             return ErrorKind.UNAUTHENTICATED;
         }
-        return DatabaseAvailability.isOutage(failure) ? ErrorKind.UNAVAILABLE : ErrorKind.INTERNAL;
+        return DatabaseAvailability.isOutage(failure) || DatabaseAvailability.isBusy(failure) ? ErrorKind.UNAVAILABLE
+                : ErrorKind.INTERNAL;
     }
 }

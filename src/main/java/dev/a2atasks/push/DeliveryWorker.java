@@ -45,8 +45,8 @@ import jakarta.interceptor.Interceptor;
  * <p>At least once: a delivery whose answer was lost, or whose worker died mid-POST, is made again
  * (receivers dedupe on {@code X-A2A-Delivery-Id}). Nothing is lost to a restart: rows wait in the
  * table. Woken by the outbox's NOTIFY on commit; polls every {@code a2a.push.poll-interval} for
- * rows other replicas scheduled; wakes itself when one of its own retries is due. It also
- * re-seals stored secrets after a key rotation ({@link SecretRotation}).
+ * rows other replicas scheduled; wakes itself when one of its own retries is due. (Stored secrets
+ * are re-sealed after a key rotation by {@link SecretRotation}, on a thread of its own.)
  */
 @ApplicationScoped
 public class DeliveryWorker {
@@ -57,7 +57,6 @@ public class DeliveryWorker {
 
     private final Outbox outbox;
     private final DatabaseAvailability database;
-    private final SecretRotation rotation;
     private final WebhookGuard guard;
     private final SecretBox secrets;
     private final ServiceMetrics metrics;
@@ -75,11 +74,10 @@ public class DeliveryWorker {
     private Thread thread;
     private OffsetDateTime ownRetryDue;
 
-    DeliveryWorker(Outbox outbox, DatabaseAvailability database, SecretRotation rotation, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
+    DeliveryWorker(Outbox outbox, DatabaseAvailability database, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
             @ConfigProperty(name = "a2a.instance-id") Optional<String> instance) {
         this.outbox = outbox;
         this.database = database;
-        this.rotation = rotation;
         this.guard = guard;
         this.secrets = secrets;
         this.metrics = metrics;
@@ -132,13 +130,8 @@ public class DeliveryWorker {
     }
 
     private void run() {
-        long resealDue = System.nanoTime(); // at start, then every reseal-interval
         while (!stopping || inFlight.get() > 0) {
             try {
-                if (!stopping && System.nanoTime() - resealDue >= 0) {
-                    resealDue = System.nanoTime() + settings.resealInterval().toNanos();
-                    reseal();
-                }
                 boolean busy = recordFinished();
                 if (!stopping) {
                     busy |= claimAndSend();
@@ -163,14 +156,6 @@ public class DeliveryWorker {
         } catch (Throwable e) {
             LOG.debugf("Push worker could not give back its leases at shutdown (they expire): %s", e);
         }
-    }
-
-    /** Secrets sealed with a key that is no longer current are sealed again with the current one. */
-    private void reseal() throws Throwable {
-        int batch;
-        do {
-            batch = VertxContextSupport.subscribeAndAwait(() -> rotation.resealBatch(100));
-        } while (batch == 100 && !stopping);
     }
 
     /** Records the attempts that ended since the last round; true when there were any. */

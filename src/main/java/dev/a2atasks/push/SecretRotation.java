@@ -2,6 +2,12 @@ package dev.a2atasks.push;
 
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.db.DatabaseAvailability;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import jakarta.enterprise.event.Observes;
+
 import dev.a2atasks.task.store.PushConfigEntity;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -11,46 +17,105 @@ import jakarta.persistence.LockModeType;
 /**
  * Key rotation for stored webhook secrets: registrations sealed with a key that is no longer the
  * ring's current one are opened and sealed again with the current key, a batch per transaction,
- * rows locked (a registration replaced meanwhile keeps its new secrets: the replacement waits for
- * the lock, or this batch reads it after). Once no row names an old key, that key can leave the
- * ring. The delivery worker runs it at start and then every {@code a2a.push.reseal-interval}.
+ * in key order from where the last batch ended, rows locked (a registration replaced meanwhile
+ * keeps its new secrets: the replacement waits for the lock, or this batch reads it after). A row
+ * it cannot open is passed over and tried again at the next pass, never holding up the rows after
+ * it. Once no row names an old key, that key can leave the ring. Runs on its own thread, at start
+ * and then every {@code a2a.push.reseal-interval}, so a long pass never delays a delivery.
  */
 @ApplicationScoped
 public class SecretRotation {
 
     private static final Logger LOG = Logger.getLogger(SecretRotation.class);
+    private static final int BATCH = 100;
 
     private final SecretBox secrets;
+    private final PushSettings settings;
+    private java.util.concurrent.ScheduledExecutorService timer;
 
-    SecretRotation(SecretBox secrets) {
+    SecretRotation(SecretBox secrets, PushSettings settings) {
         this.secrets = secrets;
+        this.settings = settings;
     }
 
-    /** Re-seals up to {@code limit} registrations; returns how many it re-sealed (fewer than the limit: stop for now). */
+    void start(@Observes StartupEvent ignored) {
+        if (!settings.enabled()) {
+            return;
+        }
+        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "a2a-push-reseal");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.scheduleWithFixedDelay(this::pass, 0, settings.resealInterval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent ignored) {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    /** One pass over every registration sealed with an old key; answers how many it re-sealed. */
+    public int pass() {
+        int resealed = 0;
+        try {
+            PushConfigEntity.Key after = null;
+            Batch batch;
+            do {
+                PushConfigEntity.Key from = after;
+                batch = VertxContextSupport.subscribeAndAwait(() -> resealBatch(from, BATCH));
+                resealed += batch.resealed();
+                after = batch.last();
+            } while (batch.examined() == BATCH);
+        } catch (Throwable e) {
+            if (DatabaseAvailability.isOutage(e)) {
+                LOG.debugf("Secret re-seal pass skipped: database unreachable");
+            } else {
+                LOG.warnf("Secret re-seal pass failed (the next one resumes it): %s", e.toString());
+            }
+        }
+        return resealed;
+    }
+
+    /** What one batch did: rows examined (fewer than asked: the pass is over), re-sealed, and the last key it read. */
+    public record Batch(int examined, int resealed, PushConfigEntity.Key last) {
+    }
+
+    /**
+     * Re-seals up to {@code limit} registrations after {@code after} in key order (null: from the
+     * first), among those sealed with an old key.
+     */
     @WithTransaction
-    public Uni<Integer> resealBatch(int limit) {
+    public Uni<Batch> resealBatch(PushConfigEntity.Key after, int limit) {
         String current = secrets.currentKeyId();
-        return PushConfigEntity.<PushConfigEntity>find("sealedWith is not null and sealedWith <> ?1", current)
-                .withLock(LockModeType.PESSIMISTIC_WRITE)
-                .page(0, limit).list()
-                .map(rows -> {
-                    int resealed = 0;
-                    for (PushConfigEntity row : rows) {
-                        try {
-                            row.tokenSealed = reseal(row.tokenSealed, row, "token");
-                            row.credentialsSealed = reseal(row.credentialsSealed, row, "credentials");
-                            row.sealedWith = current;
-                            resealed++;
-                        } catch (SecretBox.Unreadable e) {
-                            // Left as it is (and tried again next time): its key may be put back in the ring.
-                            LOG.warnf("Push config %s of task %s not re-sealed: %s", row.id, row.taskId, e.getMessage());
-                        }
-                    }
-                    if (resealed > 0) {
-                        LOG.infof("Re-sealed the secrets of %d push notification config(s) with key '%s'", resealed, current);
-                    }
-                    return resealed;
-                });
+        var query = after == null
+                ? PushConfigEntity.<PushConfigEntity>find("sealedWith is not null and sealedWith <> ?1"
+                        + " order by tenant, owner, taskId, id", current)
+                : PushConfigEntity.<PushConfigEntity>find("sealedWith is not null and sealedWith <> ?1"
+                        + " and (tenant > ?2 or (tenant = ?2 and (owner > ?3 or (owner = ?3 and (taskId > ?4"
+                        + " or (taskId = ?4 and id > ?5))))))"
+                        + " order by tenant, owner, taskId, id", current, after.tenant, after.owner, after.taskId, after.id);
+        return query.withLock(LockModeType.PESSIMISTIC_WRITE).page(0, limit).list().map(rows -> {
+            int resealed = 0;
+            for (PushConfigEntity row : rows) {
+                try {
+                    row.tokenSealed = reseal(row.tokenSealed, row, "token");
+                    row.credentialsSealed = reseal(row.credentialsSealed, row, "credentials");
+                    row.sealedWith = current;
+                    resealed++;
+                } catch (SecretBox.Unreadable e) {
+                    // Left as it is (and tried again next pass): its key may be put back in the ring.
+                    LOG.warnf("Push config %s of task %s not re-sealed: %s", row.id, row.taskId, e.getMessage());
+                }
+            }
+            if (resealed > 0) {
+                LOG.infof("Re-sealed the secrets of %d push notification config(s) with key '%s'", resealed, current);
+            }
+            PushConfigEntity last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+            return new Batch(rows.size(), resealed, last == null ? null
+                    : new PushConfigEntity.Key(last.tenant, last.owner, last.taskId, last.id));
+        });
     }
 
     private byte[] reseal(byte[] sealed, PushConfigEntity row, String field) throws SecretBox.Unreadable {

@@ -57,4 +57,18 @@ class AgentCardTest {
                 .header("ETag", etag).body(equalTo(""));
         given().header("If-None-Match", "\"something-else\"").get("/.well-known/agent-card.json").then().statusCode(200);
     }
+
+    @Test
+    void lastModifiedRevalidationWhenNoETagIsSent() {
+        String modified = given().get("/.well-known/agent-card.json").then().statusCode(200).extract().header("Last-Modified");
+        java.time.Instant at = java.time.ZonedDateTime.parse(modified, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        given().header("If-Modified-Since", modified).get("/.well-known/agent-card.json").then().statusCode(304)
+                .header("Last-Modified", modified);
+        String before = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(at.minusSeconds(1).atZone(java.time.ZoneOffset.UTC));
+        given().header("If-Modified-Since", before).get("/.well-known/agent-card.json").then().statusCode(200);
+        given().header("If-Modified-Since", "yesterday").get("/.well-known/agent-card.json").then().statusCode(200);
+        // The ETag decides when both are sent.
+        given().header("If-None-Match", "\"something-else\"").header("If-Modified-Since", modified)
+                .get("/.well-known/agent-card.json").then().statusCode(200);
+    }
 }

@@ -25,6 +25,17 @@ class DatabaseAvailabilityUnitTest {
     }
 
     @Test
+    void timeoutsAndDeadlocksAreABusyDatabaseNotAnOutage() {
+        for (String state : new String[] { "57014", "55P03", "40P01", "40001" }) {
+            Throwable failure = new RuntimeException(new java.sql.SQLException("ERROR", state));
+            assertTrue(DatabaseAvailability.isBusy(failure), state);
+            assertFalse(DatabaseAvailability.isOutage(failure), state);
+        }
+        assertFalse(DatabaseAvailability.isBusy(new java.sql.SQLException("duplicate key", "23505")));
+        assertFalse(DatabaseAvailability.isBusy(new IllegalStateException("57014")));
+    }
+
+    @Test
     void otherFailuresAreNot() {
         assertFalse(DatabaseAvailability.isOutage(new IllegalStateException("Connection reset")), "not an I/O failure");
         assertFalse(DatabaseAvailability.isOutage(new SocketException("Permission denied")));

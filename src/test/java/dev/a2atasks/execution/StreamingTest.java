@@ -167,12 +167,13 @@ class StreamingTest extends BindingTest {
     }
 
     @Test
-    void jsonRpcReportsAnErrorAsTheStreamsOnlyEvent() throws Exception {
+    void jsonRpcAnswersARefusalBeforeTheFirstEventAsAnOrdinaryErrorBody() throws Exception {
         HttpResponse<java.util.stream.Stream<String>> response = sse("/",
                 "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"SubscribeToTask\",\"params\":{\"id\":\"no-such-task\"}}");
-        List<String> data = response.body().filter(line -> line.startsWith("data: ")).map(line -> line.substring(6)).toList();
-        assertEquals(1, data.size(), data.toString());
-        assertTrue(data.get(0).contains("\"code\":-32001") && data.get(0).contains("\"id\":8"), data.get(0));
+        assertEquals(200, response.statusCode());
+        assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("application/json"), response.headers().toString());
+        String body = response.body().collect(java.util.stream.Collectors.joining("\n"));
+        assertTrue(body.startsWith("{") && body.contains("\"code\":-32001") && body.contains("\"id\":8"), body);
         // A non-streaming method asked for with Accept: text/event-stream: its one answer as the only event.
         List<String> listed = sse("/", "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ListTasks\",\"params\":{\"pageSize\":1}}")
                 .body().filter(line -> line.startsWith("data: ")).toList();
@@ -235,12 +236,13 @@ class StreamingTest extends BindingTest {
                 var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(rest.body());
                 assertEquals(c.getValue(), new Refusal(json.at("/error/status").asText(), json.at("/error/message").asText()),
                         "HTTP+JSON " + c.getKey());
-                // JSON-RPC: the stream's only event
+                // JSON-RPC: an ordinary error response too, as for any JSON-RPC call
                 String params = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(Map.of("id", id));
-                List<String> data = sse("/", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SubscribeToTask\",\"params\":" + params + "}")
-                        .body().filter(line -> line.startsWith("data: ")).map(line -> line.substring(6)).toList();
-                assertEquals(1, data.size());
-                var error = new com.fasterxml.jackson.databind.ObjectMapper().readTree(data.get(0)).get("error");
+                HttpResponse<java.util.stream.Stream<String>> refused = sse("/", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SubscribeToTask\","
+                        + "\"params\":" + params + "}");
+                assertTrue(refused.headers().firstValue("content-type").orElse("").startsWith("application/json"), "JSON-RPC " + c.getKey());
+                var error = new com.fasterxml.jackson.databind.ObjectMapper().readTree(refused.body()
+                        .collect(java.util.stream.Collectors.joining("\n"))).get("error");
                 String status = switch (error.get("code").asInt()) {
                     case -32001 -> "NOT_FOUND";
                     case -32004 -> "FAILED_PRECONDITION";

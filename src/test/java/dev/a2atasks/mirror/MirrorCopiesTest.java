@@ -109,12 +109,12 @@ class MirrorCopiesTest extends BindingTest {
 
         Task gap = api("GRPC").get(local, null, "gap", "10");
         assertEquals(List.of("m2", "m3", "m4", "x3", "x4", "x5"), ids(gap));
-        Value note = gap.getHistory(3).getMetadata().getFieldsOrThrow(TaskStore.COPY_NOTES_KEY).getStructValue()
+        Value note = gap.getHistory(3).getMetadata().getFieldsOrThrow(dev.a2atasks.task.store.MirrorCopies.COPY_NOTES_KEY).getStructValue()
                 .getFieldsOrThrow("historyGapBefore");
         assertTrue(note.getBoolValue(), "the first message after the gap says so");
         Task noGap = api("GRPC").get(local, null, "no-gap", "10");
         assertEquals(List.of("m2", "m3", "m4", "y1", "y2"), ids(noGap));
-        assertFalse(noGap.getHistoryList().stream().anyMatch(m -> m.getMetadata().containsFields(TaskStore.COPY_NOTES_KEY)),
+        assertFalse(noGap.getHistoryList().stream().anyMatch(m -> m.getMetadata().containsFields(dev.a2atasks.task.store.MirrorCopies.COPY_NOTES_KEY)),
                 "a tail that overlaps the copy has no gap");
         assertEquals(0, mirror.sync(source).gaps(), "reported once");
     }
@@ -152,7 +152,7 @@ class MirrorCopiesTest extends BindingTest {
         String token = Tokens.valid(marking, "copies");
         assertEquals(30, api("GRPC").list(token, Map.of()).getTotalSize(), "marked, kept");
         Task gone = api("HTTP+JSON").get(token, null, "d17", "0");
-        assertTrue(gone.getMetadata().getFieldsOrThrow(TaskStore.COPY_NOTES_KEY).getStructValue()
+        assertTrue(gone.getMetadata().getFieldsOrThrow(dev.a2atasks.task.store.MirrorCopies.COPY_NOTES_KEY).getStructValue()
                 .containsFields("deletedAtSource"), gone.getMetadata().toString());
         String versions = rowVersions(marking);
         assertEquals(0, mirror.reconcile(marks).retired(), "marked once");
@@ -164,6 +164,65 @@ class MirrorCopiesTest extends BindingTest {
         assertEquals(0, mirror.reconcile(wrongToken).retired());
         assertEquals(27, api("GRPC").list(Tokens.valid(deleting, "copies"), Map.of()).getTotalSize());
     }
+
+    @Test
+    void aSourceWritesAndRetiresOnlyItsOwnCopies() throws Exception {
+        String one = freshTenant("own-source-1", api("GRPC"));
+        String two = freshTenant("own-source-2", api("GRPC"));
+        String local = freshTenant("own-local", api("GRPC"));
+        Instant base = Instant.now().minusSeconds(3600);
+        for (int i = 0; i < 10; i++) {
+            db.insertTask(one, OWNER, String.format("p%02d", i), "ctx", "TASK_STATE_COMPLETED", base.plusSeconds(i));
+            db.insertTask(two, OWNER, String.format("q%02d", i), "ctx", "TASK_STATE_COMPLETED", base.plusSeconds(i));
+        }
+        // Source one also lists a task whose id the local owner already uses for a task of its own.
+        db.insertTask(one, OWNER, "shared", "ctx", "TASK_STATE_COMPLETED", base.plusSeconds(20));
+        db.insertTask(local, "copies", "shared", "mine", "TASK_STATE_INPUT_REQUIRED", base);
+        db.execute("UPDATE tasks SET origin_message_id = 'm-own' WHERE tenant = '" + local + "' AND id = 'shared'");
+        // And the local owner sends a message of its own: its task lives beside the copies.
+        String ownTask;
+        try (dev.a2atasks.support.GrpcChannels channels = new dev.a2atasks.support.GrpcChannels(root)) {
+            ownTask = channels.stub(Tokens.valid(local, "copies")).sendMessage(dev.a2atasks.proto.v1.SendMessageRequest.newBuilder()
+                    .setMessage(Message.newBuilder().setMessageId("own-" + System.nanoTime()).setRole(Role.ROLE_USER)
+                            .addParts(Part.newBuilder().setText("input please"))).build()).getTask().getId();
+        }
+
+        MirrorSource first = source("own-1-" + System.nanoTime(), "grpc", one, local, 2);
+        MirrorSource second = source("own-2-" + System.nanoTime(), "http", two, local, 2);
+        assertEquals(10, mirror.sync(first).created(), "the shared id is left alone");
+        assertEquals(10, mirror.sync(second).created());
+        assertEquals("TASK_STATE_INPUT_REQUIRED", db.queryText("SELECT state FROM tasks WHERE tenant = '" + local
+                + "' AND id = 'shared'").trim(), "the owner's own task was not overwritten by the copy");
+
+        db.execute("DELETE FROM tasks WHERE tenant = '" + one + "' AND id IN ('p01', 'p02')");
+        Mirror.SyncResult reconciled = mirror.reconcile(first);
+        assertEquals(2, reconciled.retired(), reconciled.summary());
+        // Source two's copies, the owner's own tasks: all still there.
+        assertEquals(10, db.queryLong("SELECT count(*) FROM tasks WHERE tenant = '" + local + "' AND id LIKE 'q%'"));
+        assertEquals(2, db.queryLong("SELECT count(*) FROM tasks WHERE tenant = '" + local + "' AND id IN ('shared', '" + ownTask + "')"));
+        assertEquals(8, db.queryLong("SELECT count(*) FROM tasks WHERE tenant = '" + local + "' AND mirror_source = '" + first.name() + "'"));
+        assertEquals(0, mirror.reconcile(second).retired());
+    }
+
+    @Test
+    void oneReplicaAtATimeHoldsASourcesLease() throws Exception {
+        String name = "lease-" + System.nanoTime();
+        MirrorLeases a = new MirrorLeases(pool, "replica-a");
+        MirrorLeases b = new MirrorLeases(pool, "replica-b");
+        assertTrue(a.take(name, Duration.ofMinutes(1)));
+        assertFalse(b.take(name, Duration.ofMinutes(1)), "held by a");
+        assertTrue(a.take(name, Duration.ofMinutes(1)), "a renews its own");
+        b.release(name); // not b's: nothing happens
+        assertFalse(b.take(name, Duration.ofMinutes(1)));
+        a.release(name);
+        assertTrue(b.take(name, Duration.ofMillis(1)), "free once a gave it up");
+        Thread.sleep(50);
+        assertTrue(a.take(name, Duration.ofMinutes(1)), "an expired lease is taken over");
+        a.release(name);
+    }
+
+    @Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
 
     private void append(Caller owner, String taskId, String messageId) throws Throwable {
         Message message = Message.newBuilder().setMessageId(messageId).setRole(Role.ROLE_AGENT)

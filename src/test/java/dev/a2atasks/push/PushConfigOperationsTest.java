@@ -300,13 +300,21 @@ class PushConfigOperationsTest extends BindingTest {
         db.execute("UPDATE push_configs SET sealed_with = 'k1', credentials_sealed = decode('" + HexFormat.of().formatHex(old)
                 + "', 'hex') WHERE task_id = '" + taskId + "'");
 
-        int resealed = io.quarkus.vertx.VertxContextSupport.subscribeAndAwait(() -> rotation.resealBatch(100));
+        // 150 registrations ahead of it in key order whose key left the ring: passed over, never in the way.
+        db.execute("INSERT INTO push_configs (tenant, owner, task_id, id, url, credentials_sealed, sealed_with, created_at)"
+                + " SELECT '" + TENANT + "', 'kate', '" + taskId + "', 'a' || lpad(g::text, 3, '0'), 'https://hook.example/',"
+                + " decode('00', 'hex'), 'k0', now() FROM generate_series(1, 150) AS g");
+
+        int resealed = rotation.pass();
 
         assertTrue(resealed >= 1);
-        assertEquals("k2", db.queryText("SELECT sealed_with FROM push_configs WHERE task_id = '" + taskId + "'").trim());
+        assertEquals("k2", db.queryText("SELECT sealed_with FROM push_configs WHERE task_id = '" + taskId + "' AND id = 'rotated'").trim());
         byte[] now = HexFormat.of().parseHex(db.queryText("SELECT encode(credentials_sealed, 'hex') FROM push_configs WHERE task_id = '"
-                + taskId + "'").trim());
+                + taskId + "' AND id = 'rotated'").trim());
         assertEquals("k2", SecretBox.keyIdOf(now));
         assertEquals("before-rotation", new SecretBox(ring).open(now, place));
+        assertEquals(150, db.queryLong("SELECT count(*) FROM push_configs WHERE task_id = '" + taskId + "' AND sealed_with = 'k0'"),
+                "the unreadable ones are left for a later pass");
+        db.execute("DELETE FROM push_configs WHERE task_id = '" + taskId + "' AND sealed_with = 'k0'");
     }
 }

@@ -97,20 +97,9 @@ class TwoReplicasIT {
     void killingTheReplicaThatRunsAnAgentEndsTheTaskFailedWithinTheLease() throws Exception {
         PackagedServer victim = start("victim");
         String id = send(victim, "a long piece of work", true).at("/task/id").asText();
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!state(a, id).equals("TASK_STATE_WORKING")) {
-            assertTrue(System.nanoTime() < deadline, "the agent on the victim started working");
-            Thread.sleep(20);
-        }
-        victim.process().destroyForcibly(); // SIGKILL: no shutdown hook, no lease given up
-        victim.process().waitFor(10, TimeUnit.SECONDS);
-        long killedAt = System.nanoTime();
-
-        String state;
-        do {
-            Thread.sleep(100);
-            state = state(a, id);
-        } while (!state.equals("TASK_STATE_FAILED") && System.nanoTime() - killedAt < Duration.ofSeconds(30).toNanos());
+        awaitWorking(id);
+        long killedAt = kill(victim);
+        String state = awaitEnd(id, killedAt);
         long tookMillis = (System.nanoTime() - killedAt) / 1_000_000;
         assertEquals("TASK_STATE_FAILED", state);
         assertTrue(tookMillis <= LEASE.plus(SWEEP).toMillis() + 2_000, "failed " + tookMillis + " ms after the kill");
@@ -121,7 +110,76 @@ class TwoReplicasIT {
         System.out.printf("task failed %d ms after its replica was killed (lease %s, sweep %s)%n", tookMillis, LEASE, SWEEP);
     }
 
+    @Test
+    void aMessageToATaskWhoseRunIsOnAKilledReplicaNeverStartsASecondRunAndTheTaskEnds() throws Exception {
+        PackagedServer victim = start("victim-2");
+        String working = send(victim, "a long piece of work", true).at("/task/id").asText();
+        String waiting = send(victim, "input wanted", false).at("/task/id").asText();
+        assertEquals("TASK_STATE_INPUT_REQUIRED", state(a, waiting));
+        awaitWorking(working);
+        // A follow-up reaches the other replica while the victim's run is going: queued, not run beside it.
+        JsonNode followUp = post(a, "/message:send", "{\"message\":{\"messageId\":\"" + java.util.UUID.randomUUID()
+                + "\",\"role\":\"ROLE_USER\",\"taskId\":\"" + working + "\",\"parts\":[{\"text\":\"and another thing\"}]},"
+                + "\"configuration\":{\"returnImmediately\":true}}");
+        assertEquals("TASK_STATE_WORKING", followUp.at("/task/status/state").asText());
+        String end = awaitEnd(working, kill(victim));
+        assertEquals("TASK_STATE_FAILED", end, "the dead run's task ends; the queued message stays unanswered in its history");
+        JsonNode history = get(a, "/tasks/" + working + "?historyLength=10").at("/history");
+        assertTrue(history.toString().contains("and another thing"), history.toString());
+        // Every event came from the one run (input seq 0), then the sweep's FAILED (no run): never a second run.
+        assertEquals(List.of("0"), storedInputSeqs(working));
+        // The task that was waiting for its client still waits: nothing to fail, no lease held.
+        Thread.sleep(LEASE.plus(SWEEP).toMillis() + 1_000);
+        assertEquals("TASK_STATE_INPUT_REQUIRED", state(a, waiting));
+    }
+
     // ---- helpers -------------------------------------------------------------------------------
+
+    private void awaitWorking(String id) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!state(a, id).equals("TASK_STATE_WORKING")) {
+            assertTrue(System.nanoTime() < deadline, "the agent on the victim started working");
+            Thread.sleep(20);
+        }
+    }
+
+    /** SIGKILL: no shutdown hook, no lease given up. Answers when it died. */
+    private static long kill(PackagedServer victim) throws Exception {
+        victim.process().destroyForcibly();
+        victim.process().waitFor(10, TimeUnit.SECONDS);
+        return System.nanoTime();
+    }
+
+    /** The task's state once it leaves WORKING, as replica a sees it, or WORKING still after 30 s. */
+    private String awaitEnd(String id, long killedAt) throws Exception {
+        String state;
+        do {
+            Thread.sleep(100);
+            state = state(a, id);
+        } while (state.equals("TASK_STATE_WORKING") && System.nanoTime() - killedAt < Duration.ofSeconds(30).toNanos());
+        return state;
+    }
+
+    private JsonNode post(PackagedServer replica, String path, String body) throws Exception {
+        HttpResponse<String> response = http.send(request(replica, path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
+    /** The distinct input seqs named by a task's stored events (runs that wrote them), in order. */
+    private List<String> storedInputSeqs(String id) throws Exception {
+        List<String> seqs = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + database.getPort() + "/postgres", "postgres",
+                "postgres"); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT DISTINCT input_seq FROM task_events WHERE task_id = '" + id
+                        + "' AND input_seq IS NOT NULL ORDER BY input_seq")) {
+            while (rows.next()) {
+                seqs.add(rows.getString(1));
+            }
+        }
+        return seqs;
+    }
 
     private PackagedServer start(String name) throws Exception {
         return PackagedServer.start("replica-" + name, database, Map.of(

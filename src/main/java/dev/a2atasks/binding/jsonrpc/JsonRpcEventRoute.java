@@ -16,7 +16,8 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * JSON-RPC for a client that accepts {@code text/event-stream}: the request is read here and
- * answered as Server-Sent Events by {@link JsonRpcResource#stream}; every other request goes on
+ * answered as Server-Sent Events by {@link JsonRpcResource#stream}, or, when it is refused before
+ * the first event, as the ordinary JSON-RPC error response; every other request goes on
  * to the resource method untouched. A router route, because an SSE response of the REST layer
  * would be committed before anything is known about the request.
  */
@@ -54,8 +55,9 @@ public class JsonRpcEventRoute {
             byte[] bytes = body.length() > JsonRpcResource.MAX_REQUEST_BYTES
                     ? new byte[JsonRpcResource.MAX_REQUEST_BYTES + 1] : body.getBytes(); // refused as too large by the endpoint
             EventStream.pipe(context, endpoint.stream(context, contentType, bytes),
-                    failure -> HttpError.ofJsonRpc(new A2AException.Internal()),
-                    failure -> "");
+                    failure -> failure instanceof JsonRpcResource.Refusal refusal ? refusal.asHttpError()
+                            : HttpError.ofJsonRpc(new A2AException.Internal()),
+                    failure -> failure instanceof JsonRpcResource.Refusal refusal ? refusal.asEvent() : "");
         });
         context.request().resume();
     }

@@ -147,7 +147,7 @@ public class JsonRpcResource {
     Multi<String> stream(RoutingContext http, MediaType contentType, byte[] body) {
         Envelope envelope = open(contentType, body);
         if (envelope instanceof Envelope.Answer answer) {
-            return Multi.createFrom().item(text(answer.response()));
+            return Multi.createFrom().failure(new Refusal(answer.response()));
         }
         Envelope.Call call = (Envelope.Call) envelope;
         StreamOperation streaming = STREAMS.get(call.method());
@@ -158,7 +158,37 @@ public class JsonRpcResource {
                 : admission.admit(HttpServiceParameters.of(http), HttpServiceParameters.identity(http)).onItem()
                         .transformToMulti(context -> streaming.run(port, context, paramsObject(call.params())))
                         .map(event -> new String(result(call.id(), proto(event)), StandardCharsets.UTF_8));
-        return events.onFailure().recoverWithItem(failure -> text(error(call.id(), failure)));
+        return events.onFailure().transform(failure -> new Refusal(error(call.id(), failure)));
+    }
+
+    /**
+     * A JSON-RPC error response for a request answered as Server-Sent Events: before the first
+     * event it is the whole answer, the same {@code application/json} body a non-streaming call
+     * gets (a client library can type it); after it, the stream's last event.
+     */
+    static final class Refusal extends RuntimeException {
+        private final transient Response response;
+
+        Refusal(Response response) {
+            super(null, null, false, false);
+            this.response = response;
+        }
+
+        /** The response as the router writes it when no event was sent yet. */
+        HttpError asHttpError() {
+            java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+            response.getStringHeaders().forEach((name, values) -> {
+                if (!name.equalsIgnoreCase("Content-Type") && !values.isEmpty()) {
+                    headers.put(name, values.get(0));
+                }
+            });
+            return new HttpError(response.getStatus(), MediaType.APPLICATION_JSON, headers, text(response).getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** The same error as the stream's last event. */
+        String asEvent() {
+            return text(response);
+        }
     }
 
     /** A request read up to its method: either the answer already (a malformed envelope), or the call to make. */
@@ -266,9 +296,9 @@ public class JsonRpcResource {
         return null;
     }
 
+    /** The same rule as the HTTP+JSON binding's bodies ({@link ProtoBodies#isJson}). */
     private static boolean isJson(MediaType type) {
-        return type != null && (type.isCompatible(MediaType.APPLICATION_JSON_TYPE)
-                || ("application".equals(type.getType()) && "a2a+json".equals(type.getSubtype())));
+        return type != null && ProtoBodies.isJson(type.getType() + "/" + type.getSubtype());
     }
 
     /** Writes a result value into the response envelope. */

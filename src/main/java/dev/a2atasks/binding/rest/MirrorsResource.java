@@ -45,7 +45,10 @@ public class MirrorsResource {
                         + " under the caller"));
             }
             // A whole walk of the source: blocking work, on a worker thread.
-            return Uni.createFrom().item(() -> mirrors.reconcileNow(name).map(MirrorsResource::json).orElseThrow())
+            // Empty: another replica is syncing this source right now; the caller may retry shortly.
+            return Uni.createFrom().item(() -> mirrors.reconcileNow(name).map(MirrorsResource::json)
+                    .orElseThrow(() -> new A2AException.Unavailable(java.time.Duration.ofSeconds(5), "another replica is syncing mirror "
+                            + name)))
                     .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
         });
     }

@@ -56,14 +56,14 @@ public class OperationsResource {
     @POST
     @Path("{tenant:([^/]+/)?}message:send")
     public Uni<byte[]> sendMessage(RoutingContext request, @RestPath String tenant, byte[] body) {
-        SendMessageRequest message = ProtoBodies.parse(text(body), SendMessageRequest.newBuilder(), "body").setTenant(tenant(tenant)).build();
+        SendMessageRequest message = ProtoBodies.parseBody(contentType(request), text(body), SendMessageRequest.newBuilder()).setTenant(tenant(tenant)).build();
         return calls.call(request, c -> port.sendMessage(c, message)).map(OperationsResource::json);
     }
 
     @POST
     @Path("{tenant:([^/]+/)?}tasks/{id}:cancel")
     public Uni<byte[]> cancelTask(RoutingContext request, @RestPath String tenant, @RestPath String id, byte[] body) {
-        CancelTaskRequest cancel = ProtoBodies.parse(text(body), CancelTaskRequest.newBuilder(), "body")
+        CancelTaskRequest cancel = ProtoBodies.parseBody(contentType(request), text(body), CancelTaskRequest.newBuilder())
                 .setTenant(tenant(tenant)).setId(id).build();
         return calls.call(request, c -> port.cancelTask(c, cancel)).map(TaskJson::task);
     }
@@ -72,7 +72,7 @@ public class OperationsResource {
     @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs")
     public Uni<byte[]> createTaskPushNotificationConfig(RoutingContext request, @RestPath String tenant, @RestPath String taskId,
             byte[] body) {
-        TaskPushNotificationConfig config = ProtoBodies.parse(text(body), TaskPushNotificationConfig.newBuilder(), "body")
+        TaskPushNotificationConfig config = ProtoBodies.parseBody(contentType(request), text(body), TaskPushNotificationConfig.newBuilder())
                 .setTenant(tenant(tenant)).setTaskId(taskId).build();
         return calls.call(request, c -> port.createTaskPushNotificationConfig(c, config)).map(OperationsResource::json);
     }
@@ -122,6 +122,10 @@ public class OperationsResource {
     /** The path's "{tenant}/" prefix without its slash; "" when the route has none. */
     private static String tenant(String prefix) {
         return prefix == null || prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1);
+    }
+
+    private static String contentType(RoutingContext request) {
+        return request.request().getHeader("Content-Type");
     }
 
     private static String text(byte[] body) {

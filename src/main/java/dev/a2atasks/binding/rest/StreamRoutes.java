@@ -64,7 +64,8 @@ public class StreamRoutes {
 
     private void sendStreamingMessage(RoutingContext context) {
         String body = context.body().buffer() == null ? null : context.body().buffer().toString(StandardCharsets.UTF_8);
-        stream(context, call -> port.sendStreamingMessage(call, ProtoBodies.parse(body, SendMessageRequest.newBuilder(), "body")
+        stream(context, call -> port.sendStreamingMessage(call, ProtoBodies.parseBody(
+                context.request().getHeader("Content-Type"), body, SendMessageRequest.newBuilder())
                 .setTenant(tenant(context)).build()));
     }
 

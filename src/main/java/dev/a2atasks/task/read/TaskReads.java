@@ -44,13 +44,14 @@ public class TaskReads {
     }
 
     /**
-     * The ids of a scope's tasks after {@code after} in id order, at most {@code limit}: a
-     * reconciliation pages through its copies with it (a seek on the scope's unique key per page).
+     * The ids of a mirror source's copies in a scope after {@code after} in id order, at most
+     * {@code limit}: a reconciliation pages through its copies with it (a range of the copies'
+     * index per page, whatever else the scope holds).
      */
     @WithSession
-    public Uni<List<String>> idsAfter(Caller scope, String after, int limit) {
-        return TaskEntity.find("select id from TaskEntity where tenant = ?1 and owner = ?2 and id > ?3 order by id",
-                scope.tenant(), scope.subject(), after).page(0, limit).project(String.class).list();
+    public Uni<List<String>> copiesAfter(Caller scope, String source, String after, int limit) {
+        return TaskEntity.find("select id from TaskEntity where tenant = ?1 and owner = ?2 and mirrorSource = ?3 and id > ?4 order by id",
+                scope.tenant(), scope.subject(), source, after).page(0, limit).project(String.class).list();
     }
 
     /**

@@ -87,6 +87,10 @@ public class TaskEntity extends PanacheEntityBase {
     @Column(name = "queued_inputs", nullable = false)
     public int queuedInputs;
 
+    /** The mirror source whose copy this task is, or null (a task of this service's own). */
+    @Column(name = "mirror_source")
+    public String mirrorSource;
+
     /** The messageId of the user message that created the task (SendMessage without a taskId), or null. */
     @Column(name = "origin_message_id")
     public String originMessageId;

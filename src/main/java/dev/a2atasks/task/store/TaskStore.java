@@ -28,7 +28,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 
 /**
- * The write path: records tasks, their messages and artifacts under a caller's scope.
+ * The A2A write path: tasks, their messages, artifacts and events under a caller's scope, the runs
+ * that own them, and their leases' sweep. A mirror's copies are written by {@link MirrorCopies}.
  *
  * <p>Message sequence numbers come from the task row's {@code next_seq}, taken under a row lock,
  * so concurrent appends to one task never collide and a history tail is a contiguous seq range.
@@ -46,243 +47,16 @@ public class TaskStore {
     @WithTransaction
     public Uni<Long> create(Caller owner, Task task) {
         return (task.getStatus().hasTimestamp() ? statusTimestampsGiven() : Uni.createFrom().voidItem())
-                .chain(() -> insert(owner, task));
+                .chain(() -> insert(owner, task, null));
     }
 
-    /**
-     * Copies whose source no longer has them: deleted with their messages, artifacts and events, or
-     * (when {@code delete} is false) kept and marked {@code {"a2aTasksMirror": {"deletedAtSource": time}}}
-     * in their metadata, once. Returns how many rows changed.
-     */
-    @WithTransaction
-    public Uni<Integer> retireCopies(Caller scope, List<String> ids, boolean delete) {
-        if (ids.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        if (delete) {
-            return TaskEventEntity.delete("tenant = ?1 and owner = ?2 and taskId in ?3", scope.tenant(), scope.subject(), ids)
-                    .chain(() -> TaskEntity.delete("tenant = ?1 and owner = ?2 and id in ?3", scope.tenant(), scope.subject(), ids))
-                    .map(Long::intValue);
-        }
-        String now = Timestamps.rfc3339(java.time.Instant.now());
-        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id in ?3", scope.tenant(), scope.subject(), ids)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(rows -> {
-                    int marked = 0;
-                    for (TaskEntity row : rows) {
-                        com.google.protobuf.Struct metadata = ProtoJsonColumns.parseStruct(row.metadataJson);
-                        com.google.protobuf.Struct notes = metadata.getFieldsOrDefault(COPY_NOTES_KEY,
-                                com.google.protobuf.Value.getDefaultInstance()).getStructValue();
-                        if (!notes.containsFields("deletedAtSource")) {
-                            row.metadataJson = ProtoJsonColumns.printStruct(metadata.toBuilder().putFields(COPY_NOTES_KEY,
-                                    com.google.protobuf.Value.newBuilder().setStructValue(notes.toBuilder().putFields(
-                                            "deletedAtSource", com.google.protobuf.Value.newBuilder().setStringValue(now).build()))
-                                            .build()).build());
-                            row.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
-                            marked++;
-                        }
-                    }
-                    return marked;
-                });
-    }
-
-    /** Where the service notes what it did to a copied task (a history gap, a task deleted at its source). */
-    public static final String COPY_NOTES_KEY = "a2aTasksMirror";
-
-    /** What {@link #upsert} changed: nothing at all for a copy equal to the stored task. */
-    public record Upserted(boolean created, boolean taskChanged, int messagesAdded, int artifactsWritten, boolean historyGap) {
-        public boolean changed() {
-            return created || taskChanged || messagesAdded > 0 || artifactsWritten > 0;
-        }
-    }
-
-    /**
-     * Makes the stored task match a copy of it from elsewhere (a mirrored agent), writing only what
-     * differs: status, context and metadata when they changed; messages not stored yet (by message
-     * id) appended in the copy's order; artifacts whose content changed rewritten, new ones
-     * appended. A copy equal to the stored task writes nothing and takes no row lock.
-     *
-     * <p>{@code historyLength} is the tail length the copy was fetched with (0: unknown). A full
-     * tail that shares no message with the stored history may have skipped messages between the
-     * two: the first new message then carries {@code {"a2aTasksMirror": {"historyGapBefore": true}}}
-     * in its metadata, so readers of the copy see the gap.
-     */
-    public Uni<Upserted> upsert(Caller owner, Task task, int historyLength) {
-        // First a plain read: a copy equal to the stored task (an idle sync's usual case) ends here.
-        return Panache.withSession(() -> isCurrent(owner, task)).chain(current -> current
-                ? Uni.createFrom().item(new Upserted(false, false, 0, 0, false))
-                : Panache.withTransaction(() -> statusTimestampsGiven()
-                        .chain(() -> findLocked(owner, task.getId()))
-                        .chain(row -> row == null
-                                ? insert(owner, task).replaceWith(
-                                        new Upserted(true, false, task.getHistoryCount(), task.getArtifactsCount(), false))
-                                : update(row, task, historyLength))));
-    }
-
-    /** Whether the stored task already equals the copy: same fields, every message and artifact present and equal. */
-    private static Uni<Boolean> isCurrent(Caller owner, Task task) {
-        return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", owner.tenant(), owner.subject(), task.getId())
-                .firstResult()
-                .chain(row -> row == null || differs(row, task) ? Uni.createFrom().item(false)
-                        : newMessages(row, task).chain(fresh -> !fresh.isEmpty() ? Uni.createFrom().item(false)
-                                : artifactsCurrent(row, task)));
-    }
-
-    private Uni<Upserted> update(TaskEntity row, Task task, int historyLength) {
-        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        boolean taskChanged = differs(row, task);
-        if (taskChanged) {
-            row.contextId = task.getContextId();
-            if (!ProtoJsonColumns.parseStruct(row.metadataJson).equals(task.getMetadata())) {
-                row.metadataJson = ProtoJsonColumns.printStruct(task.getMetadata());
-            }
-            TaskStatus status = task.getStatus();
-            if (!status.hasTimestamp() && sameStatus(row, status)) {
-                // A copy without a timestamp keeps the stored one rather than moving on every sync.
-                status = status.toBuilder().setTimestamp(Timestamps.toProto(row.statusTimestamp.toInstant())).build();
-            }
-            applyStatus(row, status, now);
-        }
-        boolean historyStored = row.nextSeq > 0;
-        return newMessages(row, task).chain(fresh -> {
-            boolean gap = historyLength > 0 && historyStored && !fresh.isEmpty()
-                    && fresh.size() == task.getHistoryCount() && task.getHistoryCount() >= historyLength;
-            Uni<Void> chain = Uni.createFrom().voidItem();
-            for (int i = 0; i < fresh.size(); i++) {
-                Message message = i == 0 && gap ? withNote(fresh.get(i), "historyGapBefore", true) : fresh.get(i);
-                MessageEntity entity = toEntity(row.pk, row.nextSeq++, message, now);
-                chain = chain.chain(() -> entity.persist()).replaceWithVoid();
-            }
-            if (!fresh.isEmpty() || taskChanged) {
-                row.updatedAt = now;
-            }
-            return chain.chain(() -> writeArtifacts(row.pk, task))
-                    .map(artifacts -> new Upserted(false, taskChanged, fresh.size(), artifacts, gap));
-        });
-    }
-
-    /**
-     * Appends messages of a copied transcript (a mirror with full histories) to the stored copy of
-     * a task, oldest first, after the messages it holds, skipping message ids it holds already: a
-     * page appended twice (a retry) adds nothing. The task row is locked first, so two syncs of one
-     * task cannot interleave their appends. Answers how many messages were added.
-     */
-    @WithTransaction
-    public Uni<Integer> appendCopied(Caller owner, String taskId, List<Message> messages) {
-        if (messages.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        List<String> ids = messages.stream().map(Message::getMessageId).toList();
-        return lockTask(owner, taskId).chain(task -> MessageEntity.<MessageEntity>list("taskPk = ?1 and messageId in ?2", task.pk, ids)
-                .chain(stored -> {
-                    Set<String> held = stored.stream().map(m -> m.messageId).collect(Collectors.toSet());
-                    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-                    Uni<Void> chain = Uni.createFrom().voidItem();
-                    int added = 0;
-                    for (Message message : messages) {
-                        if (held.add(message.getMessageId())) {
-                            MessageEntity entity = toEntity(task.pk, task.nextSeq++, message, now);
-                            chain = chain.chain(() -> entity.persist()).replaceWithVoid();
-                            added++;
-                        }
-                    }
-                    if (added > 0) {
-                        task.updatedAt = now;
-                    }
-                    int count = added;
-                    return chain.replaceWith(count);
-                }));
-    }
-
-    /** The copy's messages the stored task does not have yet, in the copy's order. */
-    private static Uni<List<Message>> newMessages(TaskEntity row, Task task) {
-        if (task.getHistoryCount() == 0) {
-            return Uni.createFrom().item(List.of());
-        }
-        List<String> ids = task.getHistoryList().stream().map(Message::getMessageId).toList();
-        return MessageEntity.<MessageEntity>list("taskPk = ?1 and messageId in ?2", row.pk, ids).map(stored -> {
-            Set<String> known = stored.stream().map(m -> m.messageId).collect(Collectors.toSet());
-            return task.getHistoryList().stream().filter(m -> known.add(m.getMessageId())).toList();
-        });
-    }
-
-    /** Whether the copy's task-level fields (context, metadata, status) differ from the stored row. */
-    private static boolean differs(TaskEntity row, Task task) {
-        if (!row.contextId.equals(task.getContextId()) || !sameStatus(row, task.getStatus())
-                || !ProtoJsonColumns.parseStruct(row.metadataJson).equals(task.getMetadata())) {
-            return true;
-        }
-        if (!task.getStatus().hasTimestamp()) {
-            return false;
-        }
-        java.time.Instant given = Timestamps.fromProto(task.getStatus().getTimestamp()).orElse(null);
-        // The column keeps microseconds: a copy with nanoseconds is the same instant once rounded.
-        return given == null || Math.abs(java.time.Duration.between(row.statusTimestamp.toInstant(), given).toNanos()) >= 1000;
-    }
-
-    private static boolean sameStatus(TaskEntity row, TaskStatus status) {
-        Message stored = row.statusMessageJson == null ? null
-                : ProtoJsonColumns.parse(row.statusMessageJson, Message.newBuilder()).build();
-        return row.state.equals(status.getState().name())
-                && java.util.Objects.equals(stored, status.hasMessage() ? status.getMessage() : null);
-    }
-
-    /** Whether every artifact of the copy is stored, with the same content. */
-    private static Uni<Boolean> artifactsCurrent(TaskEntity row, Task task) {
-        if (task.getArtifactsCount() == 0) {
-            return Uni.createFrom().item(true);
-        }
-        return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", row.pk).map(stored -> {
-            Map<String, Artifact> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, TaskStore::stored));
-            return task.getArtifactsList().stream().allMatch(a -> a.equals(byId.get(a.getArtifactId())));
-        });
-    }
-
-    /** Writes the copy's artifacts that are new or differ from the stored ones; returns how many. */
-    private static Uni<Integer> writeArtifacts(long taskPk, Task task) {
-        return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", taskPk).chain(stored -> {
-            Map<String, ArtifactEntity> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, a -> a));
-            int nextOrd = stored.stream().mapToInt(a -> a.ord + 1).max().orElse(0);
-            Uni<Void> chain = Uni.createFrom().voidItem();
-            int written = 0;
-            for (Artifact artifact : task.getArtifactsList()) {
-                ArtifactEntity current = byId.get(artifact.getArtifactId());
-                if (current != null && stored(current).equals(artifact)) {
-                    continue;
-                }
-                written++;
-                ArtifactEntity replacement = toEntity(taskPk, current != null ? current.ord : nextOrd++, artifact);
-                if (current != null) {
-                    current.name = replacement.name;
-                    current.description = replacement.description;
-                    current.partsJson = replacement.partsJson;
-                    current.metadataJson = replacement.metadataJson;
-                    current.extensionsJson = replacement.extensionsJson;
-                } else {
-                    chain = chain.chain(() -> replacement.persist()).replaceWithVoid();
-                }
-            }
-            return chain.replaceWith(written);
-        });
-    }
-
-    private static Artifact stored(ArtifactEntity a) {
-        return ProtoJsonColumns.artifact(a.artifactId, a.name, a.description, a.partsJson, a.metadataJson, a.extensionsJson);
-    }
-
-    /** The message with {@code a2aTasksMirror.<note>} set in its metadata. */
-    static Message withNote(Message message, String note, boolean value) {
-        com.google.protobuf.Struct.Builder notes = message.getMetadata()
-                .getFieldsOrDefault(COPY_NOTES_KEY, com.google.protobuf.Value.getDefaultInstance()).getStructValue().toBuilder()
-                .putFields(note, com.google.protobuf.Value.newBuilder().setBoolValue(value).build());
-        return message.toBuilder().setMetadata(message.getMetadata().toBuilder()
-                .putFields(COPY_NOTES_KEY, com.google.protobuf.Value.newBuilder().setStructValue(notes).build())).build();
-    }
-
-    private Uni<Long> insert(Caller owner, Task task) {
+    /** A task stored as given (a seed, a mirror's copy: {@code mirrorSource} names its source, else null). */
+    static Uni<Long> insert(Caller owner, Task task, String mirrorSource) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         TaskEntity row = new TaskEntity();
         row.tenant = owner.tenant();
         row.owner = owner.subject();
+        row.mirrorSource = mirrorSource;
         row.id = task.getId();
         row.contextId = task.getContextId();
         row.metadataJson = ProtoJsonColumns.printStruct(task.getMetadata());
@@ -505,7 +279,7 @@ public class TaskStore {
             ON CONFLICT (task_pk, artifact_id) DO UPDATE SET %s
             RETURNING (a.xmax = 0) AS created""";
     /** A chunk: its parts go after the stored ones; nothing stored is read back into the service. */
-    private static final String APPEND_ARTIFACT = UPSERT_ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts");
+    static final String APPEND_ARTIFACT = UPSERT_ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts");
     private static final String REPLACE_ARTIFACT = UPSERT_ARTIFACT.formatted("name = EXCLUDED.name, description = EXCLUDED.description,"
             + " parts = EXCLUDED.parts, metadata = EXCLUDED.metadata, extensions = EXCLUDED.extensions");
 
@@ -695,14 +469,14 @@ public class TaskStore {
      * Tells the commit-time re-stamp (migration V5) that this transaction writes status timestamps
      * taken elsewhere (a copy's source, a caller), which must be kept as they are. Transaction-local.
      */
-    private static Uni<Void> statusTimestampsGiven() {
+    static Uni<Void> statusTimestampsGiven() {
         return Panache.getSession().chain(session -> session
                 .createNativeQuery("SELECT set_config('a2a.status_ts', 'given', true)")
                 .getSingleResult()).replaceWithVoid();
     }
 
     /** A status becomes the row's state, sort key (its timestamp, or now) and status message. */
-    private static void applyStatus(TaskEntity row, TaskStatus status, OffsetDateTime now) {
+    static void applyStatus(TaskEntity row, TaskStatus status, OffsetDateTime now) {
         if (status.getState() == TaskState.TASK_STATE_UNSPECIFIED || status.getState() == TaskState.UNRECOGNIZED) {
             throw new IllegalArgumentException("task.status.state is required");
         }
@@ -716,7 +490,7 @@ public class TaskStore {
     }
 
     /** The caller's task, row-locked for this transaction, or null. */
-    private static Uni<TaskEntity> findLocked(Caller owner, String taskId) {
+    static Uni<TaskEntity> findLocked(Caller owner, String taskId) {
         return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", owner.tenant(), owner.subject(), taskId)
                 .withLock(LockModeType.PESSIMISTIC_WRITE)
                 .list()

@@ -1,4 +1,4 @@
-package dev.a2atasks.execution;
+package dev.a2atasks.db;
 
 import java.net.InetAddress;
 import java.util.UUID;
@@ -8,8 +8,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * This process among the replicas on one database: the owner named in the leases of the tasks it
- * runs. {@code a2a.instance-id}, or host name, process id and a random part, chosen when the
+ * This process among the replicas on one database: the owner named in the leases it holds (the
+ * runs of tasks, a mirror's sync). {@code a2a.instance-id}, or host name, process id and a random part, chosen when the
  * process starts (never at build time: a native image would otherwise share one).
  */
 @ApplicationScoped

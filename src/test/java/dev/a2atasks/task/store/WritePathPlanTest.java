@@ -1,0 +1,108 @@
+package dev.a2atasks.task.store;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+
+/**
+ * The write path's hand-written statements, exactly as the service sends them, planned by
+ * PostgreSQL over 40,000 tasks and 6,000 artifacts: an artifact chunk is one upsert whose next
+ * position is a probe of the artifacts' key, and the lease renewal locks its runs' rows through
+ * the tasks' primary key; neither reads a table whole.
+ */
+@QuarkusTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WritePathPlanTest {
+
+    @Inject
+    AgroalDataSource db;
+
+    @BeforeAll
+    void fillTheTables() throws SQLException {
+        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM tasks WHERE tenant = 'write-plan'");
+            s.execute("""
+                    INSERT INTO tasks (tenant, owner, id, context_id, state, status_ts)
+                    SELECT 'write-plan', 'owner-' || (g % 7), 'task-' || g, 'ctx', 'TASK_STATE_WORKING',
+                           timestamptz '2026-01-01 00:00:00+00' + g * interval '1 millisecond'
+                    FROM generate_series(1, 40000) AS g""");
+            s.execute("""
+                    INSERT INTO artifacts (task_pk, artifact_id, ord, parts)
+                    SELECT t.pk, 'a' || n, n, '[{"text":"x"}]'
+                    FROM tasks t CROSS JOIN generate_series(0, 2) AS n
+                    WHERE t.tenant = 'write-plan' AND t.id < 'task-2999'""");
+            s.execute("VACUUM ANALYZE tasks");
+            s.execute("VACUUM ANALYZE artifacts");
+        }
+    }
+
+    @AfterAll
+    void removeThem() throws SQLException {
+        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM tasks WHERE tenant = 'write-plan'");
+            s.execute("ANALYZE tasks");
+            s.execute("ANALYZE artifacts");
+        }
+    }
+
+    @Test
+    void anArtifactChunkIsOneUpsertThatProbesTheArtifactsKey() throws SQLException {
+        // Hibernate's ?n placeholders as a prepared statement's $n.
+        String plan = plan("PREPARE chunk(bigint, text, text, text, text, text, text) AS "
+                + TaskStore.APPEND_ARTIFACT.replaceAll("\\?(\\d)", "\\$$1"),
+                "EXPLAIN EXECUTE chunk(" + pks("'task-1'") + ", 'a1', null, null, '[{\"text\":\"y\"}]', '{}', '[]')", "DEALLOCATE chunk");
+        assertTrue(plan.contains("Conflict Arbiter Indexes: artifacts_pkey"), plan);
+        assertTrue(plan.matches("(?s).*Index Only Scan.*on artifacts.*"), "the next position from an index: " + plan);
+        assertFalse(plan.contains("Seq Scan"), plan);
+    }
+
+    @Test
+    void theLeaseRenewalLocksItsRowsByPrimaryKey() throws SQLException {
+        String plan = plan("PREPARE renew(timestamptz, bigint[], uuid[]) AS " + RunLeases.RENEW,
+                "EXPLAIN EXECUTE renew(now(), ARRAY[" + pks("'task-1', 'task-2', 'task-3'") + "]::bigint[],"
+                        + " ARRAY[gen_random_uuid(), gen_random_uuid(), gen_random_uuid()])", "DEALLOCATE renew");
+        assertTrue(plan.contains("tasks_pkey"), plan);
+        assertTrue(plan.contains("LockRows"), plan);
+        assertFalse(plan.matches("(?s).*Seq Scan on tasks.*"), plan);
+    }
+
+    /** The row keys of these tasks, comma-separated (EXECUTE takes no subquery). */
+    private String pks(String ids) throws SQLException {
+        StringBuilder keys = new StringBuilder();
+        try (Connection c = db.getConnection(); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT pk FROM tasks WHERE tenant = 'write-plan' AND id IN (" + ids + ") ORDER BY pk")) {
+            while (rows.next()) {
+                keys.append(keys.isEmpty() ? "" : ", ").append(rows.getLong(1));
+            }
+        }
+        return keys.toString();
+    }
+
+    private String plan(String prepare, String explain, String deallocate) throws SQLException {
+        StringBuilder plan = new StringBuilder();
+        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+            s.execute("SET plan_cache_mode = force_custom_plan"); // as the service's connections plan
+            s.execute(prepare);
+            try (ResultSet rows = s.executeQuery(explain)) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+            s.execute(deallocate);
+        }
+        return plan.toString();
+    }
+}
