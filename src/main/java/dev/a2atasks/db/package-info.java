@@ -1,6 +1,8 @@
 /**
- * The database as a dependency: telling an outage from a bug (retryable UNAVAILABLE, one WARN and
- * one INFO per outage); the schema this build needs, checked at start-up when it does not migrate
+ * The database as a dependency: telling an outage or a busy database (a statement or lock timeout)
+ * from a bug (retryable UNAVAILABLE, one WARN and one INFO per outage); this replica's identity
+ * among those sharing the database ({@link dev.a2atasks.db.Instance}, the owner named in its
+ * leases); the schema this build needs, checked at start-up when it does not migrate
  * (refusing an older one); and the embedded PostgreSQL of the dev run and the tests, which only the
  * dev/test profiles name. May use: error, the reactive pool, Vert.x; the embedded library only
  * from {@code EmbeddedPostgres}, never by name from other code.

@@ -72,11 +72,13 @@ public class LeaseSweeper {
         try {
             int failed;
             do {
-                failed = VertxContextSupport.subscribeAndAwait(() -> store.failExpiredLeases(BATCH, REASON));
+                // Bounded like every wait: the database's own timeouts end a stuck statement; this ends the wait for it.
+                failed = VertxContextSupport.subscribeAndAwait(() -> store.failExpiredLeases(BATCH, REASON)
+                        .ifNoItem().after(interval.multipliedBy(6)).fail());
                 total += failed;
             } while (failed == BATCH);
             if (total > 0) {
-                LOG.warnf("Marked %d task(s) FAILED whose agent's process stopped (lease expired)", total);
+                LOG.warnf("Handled %d expired run lease(s): working tasks marked FAILED, tasks waiting for their client left waiting", total);
             }
         } catch (Throwable e) {
             if (stopping) {

@@ -159,11 +159,13 @@ public class MirrorJob {
                 return state.interval;
             } else {
                 boolean reconcile = !source.reconcileInterval().isZero() && System.nanoTime() - state.nextReconcileNanos >= 0;
-                Optional<Mirror.SyncResult> done = leased(source, () -> reconcile ? mirror.reconcile(source) : mirror.sync(source));
+                Optional<Mirror.SyncResult> done = leased(source, () -> {
+                    state.attempts++; // an attempt is one this replica makes: failed ones count, skipped rounds do not
+                    return reconcile ? mirror.reconcile(source) : mirror.sync(source);
+                });
                 if (done.isEmpty()) {
                     return state.interval; // another replica syncs this source now; look again next interval
                 }
-                state.attempts++;
                 if (reconcile) {
                     state.nextReconcileNanos = System.nanoTime() + reconcileNanos(source);
                 }

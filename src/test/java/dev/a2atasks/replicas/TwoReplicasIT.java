@@ -133,6 +133,70 @@ class TwoReplicasIT {
         assertEquals("TASK_STATE_INPUT_REQUIRED", state(a, waiting));
     }
 
+    @Test
+    void twoReplicasRunningOneMirrorSyncItOneAtATimeWithoutDuplicates() throws Exception {
+        // The source: 30 tasks of another caller on replica a (over its own HTTP+JSON binding).
+        String source = Tokens.validOutsideQuarkus("MirrorSource", "remote");
+        for (int i = 0; i < 30; i++) {
+            HttpResponse<String> sent = http.send(HttpRequest.newBuilder(URI.create(a.url("/message:send")))
+                    .header("Authorization", "Bearer " + source).header("A2A-Version", "1.0").header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"message\":{\"messageId\":\"src-" + i
+                            + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"input " + i + "\"}]}}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, sent.statusCode(), sent.body());
+        }
+        Map<String, String> mirror = Map.of(
+                "a2a.mirror.shared.endpoint", a.url("/"),
+                "a2a.mirror.shared.binding", "http",
+                "a2a.mirror.shared.bearer-token", source,
+                "a2a.mirror.shared.tenant", "MirrorCopies",
+                "a2a.mirror.shared.owner", "copier",
+                "a2a.mirror.shared.page-size", "7",
+                "a2a.mirror.shared.interval", "200ms",
+                "a2a.mirror.shared.reconcile-interval", "1s");
+        try (PackagedServer c = PackagedServer.start("replica-c", database, mirror);
+                PackagedServer d = PackagedServer.start("replica-d", database, mirror)) {
+            Thread.sleep(6_000);
+            List<long[]> syncs = new ArrayList<>();
+            for (PackagedServer replica : List.of(c, d)) {
+                String log = Files.readString(replica.log());
+                assertFalse(log.contains("duplicate key") || log.contains("sync failed"), replica.name() + ":\n" + log);
+                syncs.addAll(syncWindows(log));
+            }
+            assertTrue(syncs.size() >= 4, "both replicas kept syncing: " + syncs.size());
+            syncs.sort(java.util.Comparator.comparingLong(w -> w[0]));
+            for (int i = 1; i < syncs.size(); i++) {
+                assertTrue(syncs.get(i)[0] >= syncs.get(i - 1)[1], "two syncs of one source overlapped: "
+                        + java.util.Arrays.toString(syncs.get(i - 1)) + " and " + java.util.Arrays.toString(syncs.get(i)));
+            }
+        }
+        assertEquals(30, countCopies());
+    }
+
+    private static final java.util.regex.Pattern SYNCED = java.util.regex.Pattern.compile(
+            "^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) .*Mirror shared (?:synced|reconciled).* in (\\d+) ms", java.util.regex.Pattern.MULTILINE);
+
+    /** Each sync's [start, end] in epoch millis, from its log line (written at its end, with its duration). */
+    private static List<long[]> syncWindows(String log) {
+        List<long[]> windows = new ArrayList<>();
+        java.util.regex.Matcher line = SYNCED.matcher(log);
+        java.time.format.DateTimeFormatter format = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
+        while (line.find()) {
+            long end = java.time.LocalDateTime.parse(line.group(1), format).toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
+            windows.add(new long[] { end - Long.parseLong(line.group(2)), end });
+        }
+        return windows;
+    }
+
+    private long countCopies() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + database.getPort() + "/postgres", "postgres",
+                "postgres"); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT count(*) FROM tasks WHERE tenant = 'MirrorCopies' AND owner = 'copier'")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
     // ---- helpers -------------------------------------------------------------------------------
 
     private void awaitWorking(String id) throws Exception {

@@ -32,7 +32,11 @@ public class TaskReads {
                 .map(row -> row == null ? null : view(row));
     }
 
-    /** Where a task's work stands: its state, and the history seq of the message its current (or last) run answers. */
+    /**
+     * Where a task's work stands: its state, and the history seq of the message its current (or
+     * last) run answers. A projection Hibernate builds by its constructor: registered for the native image.
+     */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record Progress(@ProjectedFieldName("state") String state, @ProjectedFieldName("runInputSeq") Long runInputSeq) {
     }
 
