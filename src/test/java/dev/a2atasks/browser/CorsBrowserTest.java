@@ -28,8 +28,8 @@ import io.restassured.response.Response;
 
 /**
  * A browser app on another origin, for real: a page served from a second loopback port calls the
- * HTTP+JSON binding with {@code fetch} and a bearer token — ListTasks, GetTask, SendMessage and a
- * stream — in headless Chromium. From the allowed origin it works; from an origin not on the list
+ * HTTP+JSON binding with {@code fetch} and a bearer token — ListTasks, GetTask, SendMessage and both
+ * streams — in headless Chromium. From the allowed origin it works; from an origin not on the list
  * the browser itself blocks it.
  */
 @QuarkusTest
@@ -108,6 +108,11 @@ class CorsBrowserTest extends BindingTest {
                 const last = events[events.length - 1];
                 return r.status + ' events=' + events.length + ' last=' + (last.statusUpdate ? last.statusUpdate.status.state : Object.keys(last)[0]);
               });
+              await attempt('subscribe', async () => {
+                const r = await fetch(service + 'tasks/cors-2:subscribe', { headers: { ...headers, 'Accept': 'text/event-stream' } });
+                const events = (await r.text()).split('\\n\\n').filter(b => b.startsWith('data:')).map(b => JSON.parse(b.slice(5)));
+                return r.status + ' events=' + events.length + ' ' + events[0].task.status.state;
+              });
               done(out);
             })();
             """;
@@ -115,8 +120,9 @@ class CorsBrowserTest extends BindingTest {
     @Test
     void anAllowedOriginCallsEveryKindOfOperationAndAnotherIsBlockedByTheBrowser() {
         db.clearTenant(TENANT);
-        for (int i = 1; i <= 3; i++) {
-            db.insertTask(TENANT, "app-user", "cors-" + i, "ctx", "TASK_STATE_WORKING", Instant.now().minusSeconds(60 - i));
+        for (int i = 1; i <= 3; i++) { // cors-2 waits for input: a subscription gets its snapshot and ends
+            db.insertTask(TENANT, "app-user", "cors-" + i, "ctx", i == 2 ? "TASK_STATE_INPUT_REQUIRED" : "TASK_STATE_WORKING",
+                    Instant.now().minusSeconds(60 - i));
         }
         String token = Tokens.valid(TENANT, "app-user");
         String service = root.toString().replace("127.0.0.1", "localhost");
@@ -129,12 +135,13 @@ class CorsBrowserTest extends BindingTest {
         assertEquals("200 TASK_STATE_COMPLETED", fromAllowed.get("send"), fromAllowed.toString());
         String stream = (String) fromAllowed.get("stream");
         assertTrue(stream.startsWith("200 events=") && stream.endsWith("last=TASK_STATE_COMPLETED"), stream);
+        assertEquals("200 events=1 TASK_STATE_INPUT_REQUIRED", fromAllowed.get("subscribe"), fromAllowed.toString());
 
         long before = db.queryLong("SELECT count(*) FROM tasks WHERE tenant = '" + TENANT + "'");
         browser.driver.get("http://localhost:" + other.getAddress().getPort() + "/");
         @SuppressWarnings("unchecked")
         Map<String, Object> fromOther = (Map<String, Object>) browser.asyncScript(APP, service, token);
-        for (String call : List.of("list", "get", "send", "stream")) {
+        for (String call : List.of("list", "get", "send", "stream", "subscribe")) {
             assertTrue(String.valueOf(fromOther.get(call)).startsWith("blocked: TypeError"), call + ": " + fromOther);
         }
         // The preflight refused, the writes never ran: the browser does not send what it may not.
