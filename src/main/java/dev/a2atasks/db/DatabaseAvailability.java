@@ -90,8 +90,22 @@ public class DatabaseAvailability {
             if (state != null && (state.equals("57014") || state.equals("55P03") || state.equals("40P01") || state.equals("40001"))) {
                 return true;
             }
+            if (isPoolTimeout(t)) {
+                return true;
+            }
         }
         return false;
+    }
+
+    /**
+     * No pooled connection came free in time: every connection is busy with other requests. The
+     * database is up; this replica is saturated. The reactive pool words it "Timeout" (a
+     * stackless throwable), Hibernate Reactive "Timeout waiting for connection".
+     */
+    static boolean isPoolTimeout(Throwable t) {
+        String type = t.getClass().getName();
+        return (type.equals("io.vertx.core.impl.NoStackTraceThrowable") && "Timeout".equals(t.getMessage()))
+                || (t instanceof io.vertx.core.VertxException && "Timeout waiting for connection".equals(t.getMessage()));
     }
 
     /** The answer to a {@link #isBusy} failure: retry soon. Logged per failure at debug only; the database is not down. */

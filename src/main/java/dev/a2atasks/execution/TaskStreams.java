@@ -105,14 +105,9 @@ public class TaskStreams {
 
     /** The task and the number of the next event, read together while writers wait. */
     private Uni<Snapshot> snapshot(Caller caller, String tenant, String taskId, OptionalInt historyLength) {
-        return Panache.withTransaction(() -> reads.lockedForSnapshot(caller, taskId).chain(row -> {
-            if (row == null) {
-                return Uni.createFrom().failure(new A2AException.TaskNotFound(taskId));
-            }
-            return queries.getTask(caller, new GetTaskParams(tenant, taskId, historyLength, List.of()))
-                    .map(view -> new Snapshot(row.pk, row.nextEventSeq, row.state, row.runInputSeq,
-                            StreamResponse.newBuilder().setTask(TaskProtos.task(view)).build()));
-        }));
+        return Panache.withTransaction(() -> queries.snapshot(caller, new GetTaskParams(tenant, taskId, historyLength, List.of())))
+                .map(read -> new Snapshot(read.row().pk, read.row().nextEventSeq, read.row().state, read.row().runInputSeq,
+                        StreamResponse.newBuilder().setTask(TaskProtos.task(read.task())).build()));
     }
 
     /** Whether an interruption by the run answering {@code runInputSeq} (null: unknown) ends a stream waiting for {@code inputSeq}. */

@@ -110,6 +110,21 @@ public class TaskQueryService {
     }
 
     /**
+     * GetTask's answer for a stream's snapshot, with the task row it was read under: the caller
+     * runs it in a transaction, whose share lock makes the answer match the row's event number.
+     * Validation, scoping and refusals are GetTask's.
+     */
+    public Uni<TaskReads.Snapshot> snapshot(Caller caller, GetTaskParams params) {
+        GetTaskQuery query = validator.getTask(params);
+        if (!inCallersTenant(caller, query.tenant())) {
+            return Uni.createFrom().failure(new A2AException.TaskNotFound(query.id()));
+        }
+        return reads.lockedSnapshot(caller, query.id(), query.historyLength())
+                .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(query.id()))
+                .invoke(snapshot -> metrics.historyRows(snapshot.task().history() == null ? 0 : snapshot.task().history().size()));
+    }
+
+    /**
      * One page of a task's transcript, newest or oldest first. The task is scoped exactly as
      * GetTask scopes it (another caller's task, or another tenant's, is TaskNotFound with the same
      * bytes as a task that does not exist); the page token is bound to the caller, the task, the

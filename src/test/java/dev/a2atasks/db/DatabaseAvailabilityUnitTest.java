@@ -36,6 +36,18 @@ class DatabaseAvailabilityUnitTest {
     }
 
     @Test
+    void aPoolWithNoConnectionFreeInTimeIsBusyNotDown() {
+        // As the reactive pool and Hibernate Reactive report it (seen with 100 subscribers on a 20-connection pool).
+        Throwable pool = new CompletionException(new io.vertx.core.impl.NoStackTraceThrowable("Timeout"));
+        Throwable session = new io.vertx.core.VertxException("Timeout waiting for connection");
+        for (Throwable failure : new Throwable[] { pool, session }) {
+            assertTrue(DatabaseAvailability.isBusy(failure), failure.toString());
+            assertFalse(DatabaseAvailability.isOutage(failure), failure.toString());
+        }
+        assertFalse(DatabaseAvailability.isBusy(new io.vertx.core.impl.NoStackTraceThrowable("Something else")));
+    }
+
+    @Test
     void otherFailuresAreNot() {
         assertFalse(DatabaseAvailability.isOutage(new IllegalStateException("Connection reset")), "not an I/O failure");
         assertFalse(DatabaseAvailability.isOutage(new SocketException("Permission denied")));

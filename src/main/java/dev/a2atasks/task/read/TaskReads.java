@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.task.store.ArtifactEntity;
+import dev.a2atasks.task.store.MessageEntity;
 import dev.a2atasks.task.store.TaskEntity;
 import dev.a2atasks.task.store.TaskEventEntity;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -92,16 +93,41 @@ public class TaskReads {
         });
     }
 
+    /** A stream's snapshot: the task row (its event number, state and run) and the task as GetTask shows it. */
+    public record Snapshot(TaskEntity row, TaskView task) {
+    }
+
     /**
-     * The caller's task row, share-locked until the surrounding transaction ends: no writer (they
-     * all lock the row first) can commit a change to it meanwhile, so a snapshot read under it
-     * matches the row's {@code next_event_seq} exactly. Null when the caller has no such task.
+     * The caller's task, share-locked until the surrounding transaction ends: no writer (they all
+     * lock the row first) can commit a change to it meanwhile, so what is read under it matches
+     * the row's {@code next_event_seq} exactly. Every read runs on the transaction's own
+     * connection, one after another: a snapshot never holds one pooled connection while waiting
+     * for another (the page's batched history query, on the pool, would). Null when the caller
+     * has no such task.
      */
     @WithSession
-    public Uni<TaskEntity> lockedForSnapshot(Caller caller, String id) {
+    public Uni<Snapshot> lockedSnapshot(Caller caller, String id, int historyLength) {
         return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", caller.tenant(), caller.subject(), id)
                 .withLock(LockModeType.PESSIMISTIC_READ)
-                .firstResult();
+                .firstResult()
+                .chain(row -> row == null ? Uni.createFrom().nullItem() : historyTail(row.pk, historyLength)
+                        .chain(history -> artifacts(List.of(row.pk))
+                                .map(artifacts -> new Snapshot(row, view(row).with(history, artifacts.getOrDefault(row.pk, List.of()))))));
+    }
+
+    /** The last {@code length} messages of one task, oldest first; null for 0 (no history asked for). */
+    private static Uni<List<MessageView>> historyTail(long taskPk, int length) {
+        if (length == 0) {
+            return Uni.createFrom().nullItem();
+        }
+        return MessageEntity.<MessageEntity>find("taskPk = ?1 order by seq desc", taskPk).page(0, length).list().map(rows -> {
+            List<MessageView> tail = new ArrayList<>(rows.size());
+            for (int i = rows.size() - 1; i >= 0; i--) {
+                MessageEntity m = rows.get(i);
+                tail.add(new MessageView(m.seq, m.messageId, m.role, m.partsJson, m.metadataJson, m.extensionsJson, m.referenceTaskIdsJson));
+            }
+            return tail;
+        });
     }
 
     /** Up to {@code limit} events of the caller's task from seq {@code fromSeq} on, in order: a range of the events key. */
