@@ -147,7 +147,7 @@ public final class AddressPolicy {
         return null;
     }
 
-    /** The IPv4 address an IPv6 one carries (mapped, compatible, NAT64, 6to4), or null. */
+    /** The IPv4 address an IPv6 one carries (mapped, translated, compatible, NAT64, 6to4), or null. */
     static InetAddress embeddedIpv4(InetAddress address) {
         if (!(address instanceof Inet6Address)) {
             return null;
@@ -156,6 +156,8 @@ public final class AddressPolicy {
         int from;
         if (allZero(b, 0, 10) && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff) {
             from = 12; // ::ffff:a.b.c.d
+        } else if (allZero(b, 0, 8) && (b[8] & 0xff) == 0xff && (b[9] & 0xff) == 0xff && allZero(b, 10, 12)) {
+            from = 12; // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765)
         } else if (allZero(b, 0, 12) && !(allZero(b, 12, 15) && (b[15] == 0 || b[15] == 1))) {
             from = 12; // ::a.b.c.d (not :: or ::1)
         } else if ((b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b

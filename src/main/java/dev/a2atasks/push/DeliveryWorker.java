@@ -209,7 +209,26 @@ public class DeliveryWorker {
         return !claimed.isEmpty();
     }
 
+    /**
+     * Starts one delivery. Whatever goes wrong in it, thrown here or later in a callback, ends as
+     * a failed attempt that frees its slot: a row no delivery can be made of (a URL stored before
+     * the grammar refused it, say) must cost its own retries and nothing of anyone else's.
+     */
     private void send(Outbox.Claimed delivery) {
+        try {
+            sendOrThrow(delivery);
+        } catch (RuntimeException e) {
+            done(unsendable(delivery, e));
+        }
+    }
+
+    private static Outbox.Attempt unsendable(Outbox.Claimed delivery, RuntimeException e) {
+        LOG.debugf(e, "Push delivery %s could not be made", delivery.key());
+        return new Outbox.Attempt(delivery.key(), false, "could not be sent: " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+    }
+
+    private void sendOrThrow(Outbox.Claimed delivery) {
         PushConfigEntity config = delivery.config();
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", "application/a2a+json");
@@ -230,7 +249,13 @@ public class DeliveryWorker {
         URI url = URI.create(config.url);
         byte[] body = delivery.payloadJson().getBytes(StandardCharsets.UTF_8);
         guard.check(url).subscribe().with(
-                addresses -> post(delivery, url, addresses.get(0), body, headers),
+                addresses -> {
+                    try {
+                        post(delivery, url, addresses.get(0), body, headers);
+                    } catch (RuntimeException e) {
+                        done(unsendable(delivery, e));
+                    }
+                },
                 refused -> done(new Outbox.Attempt(delivery.key(), false, refused instanceof WebhookGuard.Refused
                         ? "refused: " + refused.getMessage() : "address check failed: " + refused.getClass().getSimpleName())));
     }

@@ -55,10 +55,19 @@ final class WebhookClient {
                 .setName("a2a-push"));
     }
 
+    /** Never throws: a request that cannot even be made (a port out of range, say) is an answer too. */
     CompletionStage<Answer> post(URI url, InetAddress address, byte[] body, Map<String, String> headers) {
+        try {
+            return postOrThrow(url, address, body, headers);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(new Answer(0, "request could not be made: " + describe(e)));
+        }
+    }
+
+    private CompletionStage<Answer> postOrThrow(URI url, InetAddress address, byte[] body, Map<String, String> headers) {
         CompletableFuture<Answer> answer = new CompletableFuture<>();
         boolean https = url.getScheme().equalsIgnoreCase("https");
-        int port = url.getPort() > 0 ? url.getPort() : https ? 443 : 80;
+        int port = url.getPort() == -1 ? https ? 443 : 80 : url.getPort(); // port 0 is not "none": it fails below
         String path = (url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath())
                 + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
         RequestOptions options = new RequestOptions()

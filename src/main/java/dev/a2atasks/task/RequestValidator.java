@@ -254,6 +254,10 @@ public class RequestValidator {
             v.add(new FieldViolation(field, field + " must not carry user info; put credentials in authentication"));
             return null;
         }
+        if (url.getPort() != -1 && (url.getPort() < 1 || url.getPort() > 65535)) { // -1: none given, the scheme's
+            v.add(new FieldViolation(field, field + " must name a port from 1 to 65535, or none"));
+            return null;
+        }
         return url;
     }
 

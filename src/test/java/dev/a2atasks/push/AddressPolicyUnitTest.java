@@ -34,7 +34,7 @@ class AddressPolicyUnitTest {
             "224.0.0.1, multicast", "239.255.255.250, multicast", "ff02::1, multicast",
             "0.0.0.0, unspecified", "0.1.2.3, unspecified", "::, unspecified",
             "240.0.0.1, reserved", "255.255.255.255, reserved", "192.0.0.8, reserved", "198.18.0.1, reserved", "2001::1, reserved",
-            "::ffff:127.0.0.1, loopback", "::ffff:10.1.1.1, private", "::127.0.0.1, loopback", "64:ff9b::a9fe:a9fe, link-local",
+            "::ffff:127.0.0.1, loopback", "::ffff:0:127.0.0.1, loopback", "::ffff:0:10.0.0.1, private", "::ffff:10.1.1.1, private", "::127.0.0.1, loopback", "64:ff9b::a9fe:a9fe, link-local",
             "2002:7f00:1::, loopback", "2002:c0a8:0101::1, private" })
     void refusedRanges(String address, String kind) {
         assertEquals(kind, AddressPolicy.kind(ip(address)), address);

@@ -221,6 +221,38 @@ class PushDeliveryTest extends BindingTest {
         }
     }
 
+    @Test
+    void rowsNoDeliveryCanBeMadeOfFailOnTheirOwnAndLeaveEveryoneElsesDeliveryAlone() throws Exception {
+        String bearer = Tokens.valid(TENANT, "mallory");
+        Task stuck;
+        try (GrpcChannels channels = new GrpcChannels(root)) {
+            stuck = channels.stub(bearer).sendMessage(send("input please", null)).getTask();
+            // More rows than the worker has slots (64), with a port no socket has, put past the URL grammar
+            // (which now refuses it) as a row stored before it would be.
+            db.execute("INSERT INTO push_configs (tenant, owner, task_id, id, url, created_at) SELECT '" + TENANT + "', 'mallory', '"
+                    + stuck.getId() + "', 'bad-' || g, 'http://127.0.0.1:99999/never', now() FROM generate_series(1, 70) AS g");
+            channels.stub(bearer).cancelTask(CancelTaskRequest.newBuilder().setId(stuck.getId()).build());
+        }
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (db.queryLong("SELECT count(*) FROM push_outbox WHERE task_id = '" + stuck.getId() + "' AND attempts > 0") < 70
+                && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+        }
+        String errors = db.queryText("SELECT DISTINCT last_error FROM push_outbox WHERE task_id = '" + stuck.getId() + "'");
+        assertTrue(errors.contains("request could not be made") && errors.contains("port"), errors);
+
+        // Meanwhile another caller's healthy webhook gets its five events at once, not after the bad rows.
+        try (WebhookReceiver webhook = new WebhookReceiver(); GrpcChannels channels = new GrpcChannels(root)) {
+            long sent = System.nanoTime();
+            channels.stub(Tokens.valid(TENANT + "-other", "oscar")).sendMessage(send("healthy",
+                    TaskPushNotificationConfig.newBuilder().setUrl(webhook.url("/ok")).build()));
+            webhook.await(5, 10);
+            assertTrue(System.nanoTime() - sent < java.time.Duration.ofSeconds(5).toNanos());
+        } finally {
+            db.execute("DELETE FROM push_configs WHERE task_id = '" + stuck.getId() + "'"); // the other tests count deliveries
+        }
+    }
+
     static SendMessageRequest send(String text, TaskPushNotificationConfig push) {
         SendMessageConfiguration.Builder configuration = SendMessageConfiguration.newBuilder();
         if (push != null) {

@@ -110,13 +110,16 @@ class RequestValidatorUnitTest {
                 .setToken("tok en").setAuthentication(AuthenticationInfo.newBuilder().setScheme("Bearer").setCredentials("abc.def-ghi")).build());
         assertEquals("hooks.example", ok.url().getHost());
         assertEquals(null, ok.id(), "the service assigns one");
+        assertEquals(65535, validator.pushConfig(TaskPushNotificationConfig.newBuilder().setTaskId("t").setUrl("http://h:65535/").build())
+                .url().getPort());
         assertFalse(ok.toString().contains("abc.def-ghi") || ok.toString().contains("tok en"), ok.toString());
 
         A2AException e = assertThrows(A2AException.class, () -> validator.pushConfig(TaskPushNotificationConfig.newBuilder()
                 .setUrl("ftp://x/").setToken(" lead").setAuthentication(AuthenticationInfo.newBuilder().setCredentials("c")).build()));
         assertEquals(List.of("taskId", "url", "authentication.scheme", "token"), e.violations().stream().map(FieldViolation::field).toList());
         assertEquals("url must use http or https", e.violations().get(1).description());
-        for (String url : new String[] { "http:relative", "//no-scheme", "http://", "https://u@h/", "http://h/\u0007" }) {
+        for (String url : new String[] { "http:relative", "//no-scheme", "http://", "https://u@h/", "http://h/\u0007", "http://h:0/",
+                "https://h:99999/", "http://h:65536/" }) {
             A2AException bad = assertThrows(A2AException.class,
                     () -> validator.pushConfig(TaskPushNotificationConfig.newBuilder().setTaskId("t").setUrl(url).build()), url);
             assertEquals(List.of("url"), bad.violations().stream().map(FieldViolation::field).toList(), url);
