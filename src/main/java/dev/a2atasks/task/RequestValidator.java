@@ -355,8 +355,9 @@ public class RequestValidator {
     }
 
     /**
-     * Every key and string inside a JSON value: PostgreSQL's jsonb refuses {@code \u0000} just as
-     * text refuses NUL, so metadata and data parts meet the same grammar as every other text.
+     * Every key, string and number inside a JSON value: PostgreSQL's jsonb refuses {@code \u0000}
+     * just as text refuses NUL, so metadata and data parts meet the same grammar as every other
+     * text; and a JSON value holds finite numbers only.
      */
     private static void structured(Violations v, String field, Value value) {
         String problem = structureProblem(field, value);
@@ -369,6 +370,8 @@ public class RequestValidator {
         switch (value.getKindCase()) {
             case STRING_VALUE:
                 return Grammar.textProblem(field, value.getStringValue());
+            case NUMBER_VALUE: // JSON has no NaN or Infinity: a gRPC double can carry them, a JSON 1e400 overflows to one
+                return Double.isFinite(value.getNumberValue()) ? null : field + " must hold finite numbers only (no NaN or Infinity)";
             case STRUCT_VALUE:
                 for (var entry : value.getStructValue().getFieldsMap().entrySet()) {
                     String problem = Grammar.textProblem(field, entry.getKey());

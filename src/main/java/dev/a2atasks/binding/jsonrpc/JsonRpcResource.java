@@ -66,7 +66,14 @@ public class JsonRpcResource {
     /** Largest request body read; the HTTP server itself stops at quarkus.http.limits.max-body-size. */
     static final int MAX_REQUEST_BYTES = 1024 * 1024;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Decimals are read as BigDecimal, exactly as written: a double would turn 1e400 into Infinity,
+     * which Jackson then writes as the string "Infinity" when the params are handed on; kept exact,
+     * the number reaches the shared decoder and validator as the text it was, as on HTTP+JSON.
+     */
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true)); // 5.0 stays 5.0
 
     private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
 
