@@ -52,20 +52,28 @@ public abstract sealed class A2AException extends RuntimeException
         return new InvalidParams(List.of(new FieldViolation(field, description)));
     }
 
-    /** Request parameters failed validation; each violation names its field. */
+    /**
+     * Request parameters failed validation; each violation names its field. At most
+     * {@link #MAX_LISTED} are listed (in the message and the details) and the rest counted, so an
+     * answer stays a few KB however many fields a request gets wrong: 10,000 empty parts must not
+     * make a 1.7 MB answer or a gRPC trailer too large to send.
+     */
     public static final class InvalidParams extends A2AException {
+        public static final int MAX_LISTED = 20;
         private final List<FieldViolation> violations;
 
         private InvalidParams(List<FieldViolation> violations) {
             super(ErrorKind.INVALID_PARAMS, describe(violations));
-            this.violations = List.copyOf(violations);
+            this.violations = List.copyOf(violations.subList(0, Math.min(MAX_LISTED, violations.size())));
         }
 
         private static String describe(List<FieldViolation> violations) {
             if (violations.isEmpty()) {
                 throw new IllegalArgumentException("InvalidParams needs at least one violation");
             }
-            return String.join("; ", violations.stream().map(FieldViolation::description).toList());
+            String listed = String.join("; ", violations.stream().limit(MAX_LISTED).map(FieldViolation::description).toList());
+            int more = violations.size() - MAX_LISTED;
+            return more > 0 ? listed + "; and " + more + " more" : listed;
         }
 
         @Override
