@@ -19,16 +19,39 @@ public final class ProtoBodies {
     }
 
     /**
-     * A request body read as {@link #parse}, after its Content-Type: a body sent as anything but
-     * JSON ({@code application/json}, {@code application/a2a+json}) is refused as
-     * ContentTypeNotSupported, as JSON-RPC refuses it; a body without a Content-Type is read as JSON.
+     * A request body of the HTTP+JSON binding, read as JSON-RPC reads its params: the body meets
+     * {@link StrictJson}, then {@link #parse}. A body sent as anything but JSON
+     * ({@code application/json}, {@code application/a2a+json}) is refused as
+     * ContentTypeNotSupported, as JSON-RPC refuses it; a body without a Content-Type is read as
+     * JSON. The request's tenant is the path's; a tenant in the body is judged like JSON-RPC's
+     * (kept, and scoped by the validator) when the path names none, and refused when it names
+     * another.
      */
-    public static <B extends Message.Builder> B parseBody(String contentType, String json, B builder) {
-        if (json != null && !json.isBlank() && contentType != null && !isJson(contentType)) {
+    public static <B extends Message.Builder> B parseBody(String contentType, byte[] body, B builder, String pathTenant) {
+        boolean empty = body == null || body.length == 0;
+        if (!empty && contentType != null && !isJson(contentType)) {
             throw new A2AException.ContentTypeNotSupported("The request body must be sent as application/json (or "
                     + MediaTypes.A2A_JSON + ")");
         }
-        return parse(json, builder, "body");
+        if (!empty) {
+            try {
+                com.fasterxml.jackson.databind.JsonNode json = StrictJson.read(body);
+                if (json != null) {
+                    parse(json.toString(), builder, "body");
+                }
+            } catch (StrictJson.Malformed e) {
+                throw A2AException.invalidParam("body", "body is not valid JSON: " + e.getMessage());
+            }
+        }
+        com.google.protobuf.Descriptors.FieldDescriptor tenant = builder.getDescriptorForType().findFieldByName("tenant");
+        String inBody = (String) builder.getField(tenant);
+        if (!pathTenant.isEmpty()) {
+            if (!inBody.isEmpty() && !inBody.equals(pathTenant)) {
+                throw A2AException.invalidParam("tenant", "tenant in the body must be the path's tenant, or absent");
+            }
+            builder.setField(tenant, pathTenant);
+        }
+        return builder;
     }
 
     /** Whether a Content-Type header names JSON: application/json or the A2A type, parameters (charset) aside. */

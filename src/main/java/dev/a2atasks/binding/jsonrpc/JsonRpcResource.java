@@ -30,6 +30,7 @@ import dev.a2atasks.binding.json.ErrorJson;
 import dev.a2atasks.binding.json.HttpError;
 import dev.a2atasks.binding.json.HttpServiceParameters;
 import dev.a2atasks.binding.json.ProtoBodies;
+import dev.a2atasks.binding.json.StrictJson;
 import dev.a2atasks.binding.json.TaskJson;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.protocol.A2AMethod;
@@ -66,14 +67,7 @@ public class JsonRpcResource {
     /** Largest request body read; the HTTP server itself stops at quarkus.http.limits.max-body-size. */
     static final int MAX_REQUEST_BYTES = 1024 * 1024;
 
-    /**
-     * Decimals are read as BigDecimal, exactly as written: a double would turn 1e400 into Infinity,
-     * which Jackson then writes as the string "Infinity" when the params are handed on; kept exact,
-     * the number reaches the shared decoder and validator as the text it was, as on HTTP+JSON.
-     */
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true)); // 5.0 stays 5.0
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
 
@@ -220,9 +214,9 @@ public class JsonRpcResource {
         }
         JsonNode request;
         try {
-            request = MAPPER.readTree(body);
-        } catch (IOException e) {
-            return new Envelope.Answer(error(NullNode.instance, JsonRpcError.parse("Request body is not valid JSON")));
+            request = StrictJson.read(body);
+        } catch (StrictJson.Malformed e) {
+            return new Envelope.Answer(error(NullNode.instance, JsonRpcError.parse("Request body is not valid JSON: " + e.getMessage())));
         }
         if (request == null || request.isMissingNode()) {
             return new Envelope.Answer(error(NullNode.instance, JsonRpcError.parse("Request body is empty")));

@@ -56,15 +56,15 @@ public class OperationsResource {
     @POST
     @Path("{tenant:([^/]+/)?}message:send")
     public Uni<byte[]> sendMessage(RoutingContext request, @RestPath String tenant, byte[] body) {
-        SendMessageRequest message = ProtoBodies.parseBody(contentType(request), text(body), SendMessageRequest.newBuilder()).setTenant(tenant(tenant)).build();
+        SendMessageRequest message = ProtoBodies.parseBody(contentType(request), body, SendMessageRequest.newBuilder(), tenant(tenant)).build();
         return calls.call(request, c -> port.sendMessage(c, message)).map(OperationsResource::json);
     }
 
     @POST
     @Path("{tenant:([^/]+/)?}tasks/{id}:cancel")
     public Uni<byte[]> cancelTask(RoutingContext request, @RestPath String tenant, @RestPath String id, byte[] body) {
-        CancelTaskRequest cancel = ProtoBodies.parseBody(contentType(request), text(body), CancelTaskRequest.newBuilder())
-                .setTenant(tenant(tenant)).setId(id).build();
+        CancelTaskRequest cancel = ProtoBodies.parseBody(contentType(request), body, CancelTaskRequest.newBuilder(), tenant(tenant))
+                .setId(id).build();
         return calls.call(request, c -> port.cancelTask(c, cancel)).map(TaskJson::task);
     }
 
@@ -72,8 +72,8 @@ public class OperationsResource {
     @Path("{tenant:([^/]+/)?}tasks/{taskId}/pushNotificationConfigs")
     public Uni<byte[]> createTaskPushNotificationConfig(RoutingContext request, @RestPath String tenant, @RestPath String taskId,
             byte[] body) {
-        TaskPushNotificationConfig config = ProtoBodies.parseBody(contentType(request), text(body), TaskPushNotificationConfig.newBuilder())
-                .setTenant(tenant(tenant)).setTaskId(taskId).build();
+        TaskPushNotificationConfig config = ProtoBodies.parseBody(contentType(request), body, TaskPushNotificationConfig.newBuilder(),
+                tenant(tenant)).setTaskId(taskId).build();
         return calls.call(request, c -> port.createTaskPushNotificationConfig(c, config)).map(OperationsResource::json);
     }
 
@@ -126,10 +126,6 @@ public class OperationsResource {
 
     private static String contentType(RoutingContext request) {
         return request.request().getHeader("Content-Type");
-    }
-
-    private static String text(byte[] body) {
-        return body == null ? null : new String(body, StandardCharsets.UTF_8);
     }
 
     private static byte[] json(Message message) {

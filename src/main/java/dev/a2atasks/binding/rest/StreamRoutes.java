@@ -63,10 +63,9 @@ public class StreamRoutes {
     }
 
     private void sendStreamingMessage(RoutingContext context) {
-        String body = context.body().buffer() == null ? null : context.body().buffer().toString(StandardCharsets.UTF_8);
+        byte[] body = context.body().buffer() == null ? null : context.body().buffer().getBytes();
         stream(context, call -> port.sendStreamingMessage(call, ProtoBodies.parseBody(
-                context.request().getHeader("Content-Type"), body, SendMessageRequest.newBuilder())
-                .setTenant(tenant(context)).build()));
+                context.request().getHeader("Content-Type"), body, SendMessageRequest.newBuilder(), tenant(context)).build()));
     }
 
     private void subscribeToTask(RoutingContext context) {
