@@ -25,6 +25,7 @@ import dev.a2atasks.agent.AgentRequest;
 import dev.a2atasks.agent.TaskUpdater;
 import dev.a2atasks.db.Instance;
 import dev.a2atasks.auth.Caller;
+import dev.a2atasks.error.A2AException;
 import dev.a2atasks.proto.v1.Artifact;
 import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.proto.v1.Part;
@@ -66,10 +67,20 @@ public class AgentRunner {
     private final Duration writeTimeout;
     private final ScheduledExecutorService renewal;
 
+    /** Runs admitted here and not yet ended (queued or running), and the bytes of their input messages. */
+    private final AtomicInteger held = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong heldBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final int maxQueued;
+    private final long maxQueuedBytes;
+
     AgentRunner(AgentExecutor agent, TaskStore store, RunLeases leases, TaskSignals signals, Instance instance,
             @ConfigProperty(name = "a2a.agent.max-concurrency", defaultValue = "32") int maxConcurrency,
             @ConfigProperty(name = "a2a.agent.lease", defaultValue = "30s") Duration leaseDuration,
-            @ConfigProperty(name = "a2a.agent.write-timeout", defaultValue = "20s") Duration writeTimeout) {
+            @ConfigProperty(name = "a2a.agent.write-timeout", defaultValue = "20s") Duration writeTimeout,
+            @ConfigProperty(name = "a2a.agent.max-queued", defaultValue = "1000") int maxQueued,
+            @ConfigProperty(name = "a2a.agent.max-queued-bytes", defaultValue = "64M") io.quarkus.runtime.configuration.MemorySize maxQueuedBytes) {
+        this.maxQueued = maxQueued;
+        this.maxQueuedBytes = maxQueuedBytes.asLongValue();
         this.agent = agent;
         this.store = store;
         this.leases = leases;
@@ -90,6 +101,44 @@ public class AgentRunner {
             return thread;
         });
         this.workers.allowCoreThreadTimeOut(true);
+    }
+
+    /**
+     * A place among this replica's runs, taken before a message is stored: a message this
+     * replica could not run soon is refused before anything is written. Given back when the run
+     * ends, or at once when the message starts no run here.
+     */
+    public final class Admission {
+        private final long bytes;
+        private final java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+
+        private Admission(long bytes) {
+            this.bytes = bytes;
+        }
+
+        void release() {
+            if (released.compareAndSet(false, true)) {
+                held.decrementAndGet();
+                heldBytes.addAndGet(-bytes);
+            }
+        }
+    }
+
+    /**
+     * Admits a message of {@code bytes} to this replica's runs, or refuses it as UNAVAILABLE
+     * (retry soon, or on another replica) when {@code a2a.agent.max-queued} runs, or
+     * {@code a2a.agent.max-queued-bytes} of input, are already held here. A message alone is never
+     * refused for its size: the request body limit bounds that.
+     */
+    public Admission admit(long bytes) {
+        int runs = held.incrementAndGet();
+        long total = heldBytes.addAndGet(bytes);
+        if (runs > maxQueued || (total > maxQueuedBytes && runs > 1)) {
+            held.decrementAndGet();
+            heldBytes.addAndGet(-bytes);
+            throw new A2AException.Unavailable(Duration.ofSeconds(1), "its agent has " + (runs - 1) + " runs to do already");
+        }
+        return new Admission(bytes);
     }
 
     /** The lease a run started here gets: this process, for {@code a2a.agent.lease}. */
@@ -133,9 +182,11 @@ public class AgentRunner {
      * the sender's accepted output modes and extensions) or for one queued before it. Null when
      * there is none to start (the message was queued behind a running turn, or was a retry).
      */
-    public Execution start(Caller caller, TaskStore.Accepted accepted, List<String> acceptedOutputModes, List<String> extensions) {
+    public Execution start(Caller caller, TaskStore.Accepted accepted, List<String> acceptedOutputModes, List<String> extensions,
+            Admission admission) {
         TaskStore.Run run = accepted.start();
         if (run == null) {
+            admission.release();
             return null;
         }
         boolean forThisMessage = run.inputSeq() == accepted.inputSeq();
@@ -143,7 +194,13 @@ public class AgentRunner {
                 accepted.created() && forThisMessage, forThisMessage ? acceptedOutputModes : List.of(),
                 forThisMessage ? extensions : List.of());
         Execution execution = track(new Execution(accepted.taskPk(), run, request));
-        workers.execute(() -> run(execution));
+        workers.execute(() -> {
+            try {
+                run(execution);
+            } finally {
+                admission.release();
+            }
+        });
         return execution;
     }
 

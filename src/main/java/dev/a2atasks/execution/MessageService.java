@@ -153,14 +153,16 @@ public class MessageService {
         // message's transaction: the task's first event is already owed to it.
         Uni<PushConfigEntity> registration = command.pushConfig() == null ? Uni.createFrom().nullItem()
                 : push.prepare(caller, command.pushConfig(), taskId, "configuration.taskPushNotificationConfig.url");
+        AgentRunner.Admission admission = runner.admit(message.getSerializedSize()); // refused here, nothing is written
         Uni<TaskStore.Accepted> accepted = registration.chain(config -> command.taskId() == null
                 ? store.submit(caller, taskId, command.contextId() != null ? command.contextId() : UUID.randomUUID().toString(),
                         message, runner.lease(), config)
                         // A retry of the first message racing the original: the loser answers with the winner's task.
                         .onFailure(TaskStore::isOriginConflict).recoverWithUni(() -> store.originOf(caller, message.getMessageId()))
                 : store.continueWith(caller, taskId, command.contextId(), message, runner.lease(), config, push.maxPerTask()));
-        Uni<Started> started = accepted.map(task -> {
-            AgentRunner.Execution execution = runner.start(caller, task, command.acceptedOutputModes(), List.copyOf(call.extensions()));
+        Uni<Started> started = accepted.onFailure().invoke(admission::release).map(task -> {
+            AgentRunner.Execution execution = runner.start(caller, task, command.acceptedOutputModes(), List.copyOf(call.extensions()),
+                    admission);
             return new Started(caller, command, task, execution != null && execution.inputSeq() == task.inputSeq() ? execution : null);
         });
         return completedEvenIfAbandoned(started);
