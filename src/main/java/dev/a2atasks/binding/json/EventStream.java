@@ -17,12 +17,21 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class EventStream {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(EventStream.class);
+
     private EventStream() {
     }
 
+    /**
+     * Pipes the events to the response. A client that leaves what was written unread for
+     * {@code maxStall} (the write queue full all that time) is cut off: its subscription is
+     * canceled and its connection closed, so a client that never reads holds its buffers for a
+     * bounded time, not for the life of the task.
+     */
     public static void pipe(RoutingContext context, Multi<String> events, Function<Throwable, HttpError> beforeFirst,
-            Function<Throwable, String> afterFirst) {
+            Function<Throwable, String> afterFirst, java.time.Duration maxStall) {
         HttpServerResponse response = context.response();
+        long[] stall = { -1 }; // the timer running while the write queue is full; -1: none
         // The close handler goes on first: a stream that fails at once (validation) ends the
         // response during subscribe(), after which the response takes no handler any more.
         java.util.concurrent.atomic.AtomicReference<Cancellable> subscription = new java.util.concurrent.atomic.AtomicReference<>();
@@ -43,6 +52,26 @@ public final class EventStream {
                                 .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
                     }
                     response.write(event(data));
+                    if (response.writeQueueFull() && stall[0] < 0) {
+                        response.drainHandler(drained -> {
+                            if (stall[0] >= 0) {
+                                context.vertx().cancelTimer(stall[0]);
+                                stall[0] = -1;
+                            }
+                        });
+                        stall[0] = context.vertx().setTimer(Math.max(1, maxStall.toMillis()), id -> {
+                            stall[0] = -1;
+                            if (!response.closed() && response.writeQueueFull()) {
+                                LOG.infof("Cut off a stream whose client read nothing for %s (%s %s)", maxStall,
+                                        context.request().method(), context.request().path());
+                                Cancellable running = subscription.get();
+                                if (running != null) {
+                                    running.cancel();
+                                }
+                                dropConnection(context);
+                            }
+                        });
+                    }
                 },
                 failure -> {
                     if (response.closed()) {
@@ -67,6 +96,21 @@ public final class EventStream {
                 }));
         if (response.closed()) {
             subscription.get().cancel(); // the client left while subscribe() ran
+        }
+    }
+
+    /**
+     * Closes the connection at once, dropping what it still holds: Vert.x's own close waits to
+     * flush what was written first, which a client that does not read never lets happen. With
+     * SO_LINGER 0 the close is a reset, which frees the kernel's send buffer too.
+     */
+    private static void dropConnection(RoutingContext context) {
+        if (context.request().connection() instanceof io.vertx.core.net.impl.ConnectionBase connection) {
+            io.netty.channel.Channel channel = connection.channel();
+            channel.config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
+            channel.close();
+        } else {
+            context.response().reset();
         }
     }
 

@@ -24,4 +24,12 @@ public interface HttpLimitsConfig {
     /** Largest gRPC request message served, in bytes. */
     @WithDefault("4194304")
     int maxGrpcMessageBytes();
+
+    /**
+     * Longest a Server-Sent Events client may leave what was written to it unread (the
+     * connection's write queue full) before its stream is cut off: the connection is closed and
+     * its buffers freed. Events are durable; the client resubscribes and goes on.
+     */
+    @WithDefault("30s")
+    java.time.Duration maxStreamStall();
 }

@@ -28,7 +28,10 @@ public class JsonRpcEventRoute {
 
     private final JsonRpcResource endpoint;
 
-    JsonRpcEventRoute(JsonRpcResource endpoint) {
+    private final dev.a2atasks.binding.json.HttpLimitsConfig limits;
+
+    JsonRpcEventRoute(JsonRpcResource endpoint, dev.a2atasks.binding.json.HttpLimitsConfig limits) {
+        this.limits = limits;
         this.endpoint = endpoint;
     }
 
@@ -57,7 +60,7 @@ public class JsonRpcEventRoute {
             EventStream.pipe(context, endpoint.stream(context, contentType, bytes),
                     failure -> failure instanceof JsonRpcResource.Refusal refusal ? refusal.asHttpError()
                             : HttpError.ofJsonRpc(new A2AException.Internal()),
-                    failure -> failure instanceof JsonRpcResource.Refusal refusal ? refusal.asEvent() : "");
+                    failure -> failure instanceof JsonRpcResource.Refusal refusal ? refusal.asEvent() : "", limits.maxStreamStall());
         });
         context.request().resume();
     }

@@ -45,7 +45,10 @@ public class StreamRoutes {
     private final A2AOperations port;
     private final Failures failures;
 
-    StreamRoutes(Admission admission, A2AOperations port, Failures failures) {
+    private final dev.a2atasks.binding.json.HttpLimitsConfig limits;
+
+    StreamRoutes(Admission admission, A2AOperations port, Failures failures, dev.a2atasks.binding.json.HttpLimitsConfig limits) {
+        this.limits = limits;
         this.admission = admission;
         this.port = port;
         this.failures = failures;
@@ -79,7 +82,7 @@ public class StreamRoutes {
                 .map(StreamRoutes::json);
         String accept = context.request().getHeader(HttpHeaders.ACCEPT);
         EventStream.pipe(context, events, failure -> HttpError.of(failures.classify(failure, "HTTP+JSON"), accept),
-                failure -> ErrorJson.httpBody(failures.classify(failure, "HTTP+JSON")).toString());
+                failure -> ErrorJson.httpBody(failures.classify(failure, "HTTP+JSON")).toString(), limits.maxStreamStall());
     }
 
     private static String tenant(RoutingContext context) {
