@@ -26,6 +26,7 @@ import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
 import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.push.PushConfigs;
+import dev.a2atasks.ratelimit.OpenStreams;
 import dev.a2atasks.ratelimit.RateLimits;
 import dev.a2atasks.ratelimit.RequestClass;
 import dev.a2atasks.task.GetTaskParams;
@@ -61,10 +62,12 @@ public class RequestHandler implements A2AOperations {
     private final TaskStreams streams;
     private final PushConfigs push;
     private final RateLimits limits;
+    private final OpenStreams openStreams;
     private final ServiceMetrics metrics;
 
     RequestHandler(TaskQueryService tasks, MessageService messages, TaskStreams streams, PushConfigs push, RateLimits limits,
-            ServiceMetrics metrics) {
+            OpenStreams openStreams, ServiceMetrics metrics) {
+        this.openStreams = openStreams;
         this.tasks = tasks;
         this.messages = messages;
         this.streams = streams;
@@ -155,8 +158,15 @@ public class RequestHandler implements A2AOperations {
     private <T> Multi<T> stream(CallContext call, A2AMethod method, RequestClass requestClass, Supplier<Multi<T>> operation) {
         return Multi.createFrom().deferred(() -> {
             long start = System.nanoTime();
-            return admitted(call, requestClass).onItem().transformToMulti(ignored -> operation.get())
-                    .onTermination().invoke((failure, cancelled) -> record(call, method, failure, start));
+            return admitted(call, requestClass).onItem().transformToMulti(ignored -> {
+                OpenStreams.Slot slot = openStreams.open(call.caller()); // before any work, like a rate limit
+                try {
+                    return operation.get().onTermination().invoke(slot::close);
+                } catch (RuntimeException e) {
+                    slot.close();
+                    throw e;
+                }
+            }).onTermination().invoke((failure, cancelled) -> record(call, method, failure, start));
         });
     }
 

@@ -22,6 +22,14 @@ public interface RateLimitConfig {
     @WithDefault("false")
     boolean shared();
 
+    /**
+     * Streams one caller may hold open in this process ({@link OpenStreams}); 0: no bound.
+     * Applies whether or not the rate limits are enabled: it bounds memory, not rates.
+     */
+    @WithName("max-open-streams")
+    @WithDefault("100")
+    int maxOpenStreams();
+
     @WithName("walk-start")
     ClassLimit walkStart();
 
