@@ -44,6 +44,9 @@ public final class ProtoBodies {
             }
         }
         com.google.protobuf.Descriptors.FieldDescriptor tenant = builder.getDescriptorForType().findFieldByName("tenant");
+        if (tenant == null) {
+            throw new IllegalArgumentException(builder.getDescriptorForType().getName() + " has no tenant"); // a binding's mistake
+        }
         String inBody = (String) builder.getField(tenant);
         if (!pathTenant.isEmpty()) {
             if (!inBody.isEmpty() && !inBody.equals(pathTenant)) {
