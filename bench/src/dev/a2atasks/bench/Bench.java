@@ -112,6 +112,16 @@ public final class Bench {
             db.close();
             return;
         }
+        if (options.containsKey("streams-only")) {
+            List<String> callers = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                callers.add(Clients.token(PRIVATE_KEY, "bench", "streams-" + i));
+            }
+            tables.add(SimultaneousStreams.run(java, env, OUT.resolve("service.log"), callers, quick ? new int[] { 40 } : new int[] { 40, 100, 200 }));
+            tables.forEach(t -> System.out.println(t.render()));
+            db.close();
+            return;
+        }
         if (options.containsKey("page1-only")) {
             try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 if (!options.containsKey("skip-generate")) {
