@@ -122,6 +122,13 @@ public final class Bench {
             db.close();
             return;
         }
+        if (options.containsKey("stalled-only")) {
+            tables.add(StalledSubscribers.run(java, env, OUT.resolve("service.log"), Clients.token(PRIVATE_KEY, "bench", "stalled"),
+                    db.jdbcUrl(), quick ? 20 : 200));
+            tables.forEach(t -> System.out.println(t.render()));
+            db.close();
+            return;
+        }
         if (options.containsKey("page1-only")) {
             try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 if (!options.containsKey("skip-generate")) {

@@ -77,7 +77,7 @@ final class IdleSubscribers {
     }
 
     /** Heap in use right after a full collection, from jcmd. */
-    private static double heapAfterGc(long pid) throws Exception {
+    static double heapAfterGc(long pid) throws Exception {
         jcmd(pid, "GC.run");
         Matcher used = USED.matcher(jcmd(pid, "GC.heap_info"));
         if (!used.find()) {
