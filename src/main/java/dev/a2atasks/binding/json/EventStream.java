@@ -31,11 +31,34 @@ public final class EventStream {
     public static void pipe(RoutingContext context, Multi<String> events, Function<Throwable, HttpError> beforeFirst,
             Function<Throwable, String> afterFirst, java.time.Duration maxStall) {
         HttpServerResponse response = context.response();
-        long[] stall = { -1 }; // the timer running while the write queue is full; -1: none
+        java.util.concurrent.atomic.AtomicReference<Cancellable> subscription = new java.util.concurrent.atomic.AtomicReference<>();
+        // The watch looks at the write queue on the connection's own event loop, whatever thread
+        // the events come from (a write from another thread is queued, so a look right after it
+        // would not see it yet): full at every look for maxStall, and the client is cut off.
+        long every = Math.max(1, maxStall.toMillis() / 4);
+        long[] fullSince = { -1 }; // when the queue was first seen full, in nanos; -1: not full at the last look
+        long watch = context.vertx().setPeriodic(every, id -> {
+            if (response.closed() || response.ended()) {
+                context.vertx().cancelTimer(id);
+            } else if (!response.headWritten() || !response.writeQueueFull()) {
+                fullSince[0] = -1;
+            } else if (fullSince[0] < 0) {
+                fullSince[0] = System.nanoTime();
+            } else if (System.nanoTime() - fullSince[0] >= maxStall.toNanos()) {
+                context.vertx().cancelTimer(id);
+                LOG.infof("Cut off a stream whose client read nothing for %s (%s %s)", maxStall, context.request().method(),
+                        context.request().path());
+                Cancellable running = subscription.get();
+                if (running != null) {
+                    running.cancel();
+                }
+                dropConnection(context);
+            }
+        });
         // The close handler goes on first: a stream that fails at once (validation) ends the
         // response during subscribe(), after which the response takes no handler any more.
-        java.util.concurrent.atomic.AtomicReference<Cancellable> subscription = new java.util.concurrent.atomic.AtomicReference<>();
         response.closeHandler(ignored -> {
+            context.vertx().cancelTimer(watch);
             Cancellable running = subscription.get();
             if (running != null) {
                 running.cancel();
@@ -52,26 +75,6 @@ public final class EventStream {
                                 .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
                     }
                     response.write(event(data));
-                    if (response.writeQueueFull() && stall[0] < 0) {
-                        response.drainHandler(drained -> {
-                            if (stall[0] >= 0) {
-                                context.vertx().cancelTimer(stall[0]);
-                                stall[0] = -1;
-                            }
-                        });
-                        stall[0] = context.vertx().setTimer(Math.max(1, maxStall.toMillis()), id -> {
-                            stall[0] = -1;
-                            if (!response.closed() && response.writeQueueFull()) {
-                                LOG.infof("Cut off a stream whose client read nothing for %s (%s %s)", maxStall,
-                                        context.request().method(), context.request().path());
-                                Cancellable running = subscription.get();
-                                if (running != null) {
-                                    running.cancel();
-                                }
-                                dropConnection(context);
-                            }
-                        });
-                    }
                 },
                 failure -> {
                     if (response.closed()) {
