@@ -23,6 +23,7 @@ import dev.a2atasks.task.store.TaskStates;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -83,21 +84,8 @@ public class TaskStreams {
     Multi<StreamResponse> follow(Caller caller, String tenant, String taskId, OptionalInt historyLength, boolean refuseTerminal,
             long inputSeq) {
         Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
-        return snapshot(caller, tenant, taskId, historyLength).onItem().transformToMulti(snapshot -> {
-            if (TaskStates.isTerminal(snapshot.state()) && refuseTerminal) {
-                return Multi.createFrom().failure(A2AException.UnsupportedOperation.taskIsTerminal("SubscribeToTask", taskId,
-                        snapshot.state()));
-            }
-            if (TaskStates.isTerminal(snapshot.state()) || (TaskStates.isSettled(snapshot.state())
-                    && endsTurnOf(snapshot.runInputSeq(), inputSeq))) {
-                return Multi.createFrom().item(snapshot.first());
-            }
-            Multi<StreamResponse> events = Multi.createFrom().<StreamResponse>emitter(emitter -> new Follower(caller, taskId,
-                    snapshot.taskPk(), snapshot.nextEventSeq(), inputSeq, context, emitter).start())
-                    .onSubscription().invoke(metrics::subscriberJoined)
-                    .onTermination().invoke(metrics::subscriberLeft);
-            return Multi.createBy().concatenating().streams(Multi.createFrom().item(snapshot.first()), events);
-        });
+        return Multi.createFrom().emitter(emitter -> new Follower(caller, tenant, taskId, historyLength, refuseTerminal, inputSeq,
+                context, emitter).start());
     }
 
     private record Snapshot(long taskPk, long nextEventSeq, String state, Long runInputSeq, StreamResponse first) {
@@ -124,41 +112,88 @@ public class TaskStreams {
         return TaskStates.isTerminal(state) || (TaskStates.isSettled(state) && endsTurnOf(eventInputSeq, inputSeq));
     }
 
-    /** Reads a task's events batch by batch on the subscriber's Vert.x context and emits them. */
+    /**
+     * One stream: the snapshot, then the task's events read batch by batch on the subscriber's
+     * Vert.x context. The snapshot is handed on and not kept (it can be megabytes, and the stream
+     * can stay open for hours); only the numbers the reads need are.
+     */
     private final class Follower {
         private final Caller caller;
+        private final String tenant;
         private final String taskId;
+        private final OptionalInt historyLength;
+        private final boolean refuseTerminal;
         private final long inputSeq;
         private final Context context;
         private final MultiEmitter<? super StreamResponse> emitter;
-        private final TaskWatch watch;
-        private long nextSeq;
+        private volatile Cancellable snapshotRead;
+        private volatile TaskWatch watch;
         private volatile boolean stopped;
+        private long nextSeq;
 
-        Follower(Caller caller, String taskId, long taskPk, long fromSeq, long inputSeq, Context context,
-                MultiEmitter<? super StreamResponse> emitter) {
+        Follower(Caller caller, String tenant, String taskId, OptionalInt historyLength, boolean refuseTerminal, long inputSeq,
+                Context context, MultiEmitter<? super StreamResponse> emitter) {
             this.caller = caller;
+            this.tenant = tenant;
             this.taskId = taskId;
-            this.nextSeq = fromSeq;
+            this.historyLength = historyLength;
+            this.refuseTerminal = refuseTerminal;
             this.inputSeq = inputSeq;
             this.context = context;
             this.emitter = emitter;
-            this.watch = new TaskWatch(signals, taskPk);
         }
 
         void start() {
-            emitter.onTermination(() -> { // the client went away or the stream ended: stop reading
-                stopped = true;
-                watch.close();
-            });
-            context.runOnContext(ignored -> read());
+            emitter.onTermination(this::stop); // the client went away or the stream ended: stop reading
+            snapshotRead = snapshot(caller, tenant, taskId, historyLength).subscribe().with(this::begin, emitter::fail);
         }
 
-        private void read() {
+        private void begin(Snapshot snapshot) {
             if (stopped) {
                 return;
             }
-            watch.arm(); // before the read: a change committed meanwhile wakes the next wait at once
+            if (TaskStates.isTerminal(snapshot.state()) && refuseTerminal) {
+                emitter.fail(A2AException.UnsupportedOperation.taskIsTerminal("SubscribeToTask", taskId, snapshot.state()));
+                return;
+            }
+            boolean last = TaskStates.isTerminal(snapshot.state())
+                    || (TaskStates.isSettled(snapshot.state()) && endsTurnOf(snapshot.runInputSeq(), inputSeq));
+            nextSeq = snapshot.nextEventSeq();
+            long taskPk = snapshot.taskPk();
+            emitter.emit(snapshot.first());
+            if (last) {
+                emitter.complete();
+                return;
+            }
+            synchronized (this) {
+                if (stopped) {
+                    return;
+                }
+                watch = new TaskWatch(signals, taskPk);
+                metrics.subscriberJoined();
+            }
+            context.runOnContext(ignored -> read());
+        }
+
+        private synchronized void stop() {
+            stopped = true;
+            Cancellable read = snapshotRead;
+            if (read != null) {
+                read.cancel();
+            }
+            if (watch != null) {
+                watch.close();
+                metrics.subscriberLeft();
+                watch = null;
+            }
+        }
+
+        private void read() {
+            TaskWatch watching = watch;
+            if (stopped || watching == null) {
+                return;
+            }
+            watching.arm(); // before the read: a change committed meanwhile wakes the next wait at once
             reads.events(caller, taskId, nextSeq, BATCH).subscribe().with(rows -> {
                 for (TaskEventEntity row : rows) {
                     StreamResponse event = ProtoJsonColumns.parse(row.payloadJson, StreamResponse.newBuilder()).build();
@@ -173,7 +208,7 @@ public class TaskStreams {
                     context.runOnContext(ignored -> read());
                     return;
                 }
-                watch.next(poll).subscribe().with(ignored -> context.runOnContext(again -> read()));
+                watching.next(poll).subscribe().with(ignored -> context.runOnContext(again -> read()));
             }, emitter::fail);
         }
     }

@@ -22,8 +22,10 @@ import io.quarkus.test.junit.TestProfile;
 /**
  * A subscriber that never reads holds its buffers for a bounded time: once what was written to
  * it has sat unread for {@code a2a.http.limits.max-stream-stall}, its connection is closed. A
- * subscriber that reads is not affected. The task's snapshot is 8 MB, more than the kernel's
- * socket buffers on both ends take, so the service's own write queue stays full.
+ * subscriber that reads is not affected. The task's snapshot is 2 MB: left to itself, Linux
+ * grows a loopback connection's send buffer to hold all of it, and the stall would never show
+ * in the service's write queue; the stream's send-buffer cap
+ * ({@code a2a.http.limits.stream-send-buffer-bytes}) is what makes it show.
  */
 @QuarkusTest
 @TestProfile(StalledSubscriberTest.ShortStall.class)
@@ -42,7 +44,7 @@ class StalledSubscriberTest extends BindingTest {
         db.clearTenant(tenant);
         long pk = db.insertTask(tenant, "alice", "huge", "ctx", "TASK_STATE_WORKING", Instant.now().minusSeconds(5));
         db.execute("INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts) VALUES (" + pk
-                + ", 'big', 0, 'big', jsonb_build_array(jsonb_build_object('text', repeat('x', 8 * 1024 * 1024))))");
+                + ", 'big', 0, 'big', jsonb_build_array(jsonb_build_object('text', repeat('x', 2 * 1024 * 1024))))");
         String request = "GET /tasks/huge:subscribe HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + Tokens.valid(tenant, "alice")
                 + "\r\nA2A-Version: 1.0\r\nAccept: text/event-stream\r\n\r\n";
 
@@ -54,7 +56,7 @@ class StalledSubscriberTest extends BindingTest {
             OutputStream out = reader.getOutputStream();
             out.write(request.getBytes(StandardCharsets.US_ASCII));
             long readerBytes = readFor(reader, 3_000); // the snapshot, then the stream stays open: the task is WORKING
-            assertTrue(readerBytes > 8 * 1024 * 1024, "the reading subscriber got the snapshot: " + readerBytes);
+            assertTrue(readerBytes > 2 * 1024 * 1024, "the reading subscriber got the snapshot: " + readerBytes);
 
             Thread.sleep(1_500); // past the stall bound: the stalled one has read nothing for 4.5 s now
             stalled.setSoTimeout(15_000);
@@ -70,7 +72,8 @@ class StalledSubscriberTest extends BindingTest {
             } catch (java.net.SocketException reset) {
                 // closed by the service: what was buffered is gone with the connection
             }
-            assertTrue(read < 8 * 1024 * 1024, "cut off before the snapshot was all delivered: " + read);
+            // Reaching the end at all is the cut-off: the task is WORKING, so its stream would stay
+            // open. (How much of the snapshot got through first is the kernels' business.)
 
             assertTrue(readFor(reader, 500) >= 0, "the reading subscriber's stream is still open");
         }

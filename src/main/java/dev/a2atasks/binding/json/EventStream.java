@@ -26,11 +26,15 @@ public final class EventStream {
      * Pipes the events to the response. A client that leaves what was written unread for
      * {@code maxStall} (the write queue full all that time) is cut off: its subscription is
      * canceled and its connection closed, so a client that never reads holds its buffers for a
-     * bounded time, not for the life of the task.
+     * bounded time, not for the life of the task. The connection's kernel send buffer is capped
+     * first ({@link HttpLimitsConfig#streamSendBufferBytes}), so what such a client leaves unread
+     * shows in the write queue rather than in megabytes of kernel buffer.
      */
     public static void pipe(RoutingContext context, Multi<String> events, Function<Throwable, HttpError> beforeFirst,
-            Function<Throwable, String> afterFirst, java.time.Duration maxStall) {
+            Function<Throwable, String> afterFirst, HttpLimitsConfig limits) {
+        java.time.Duration maxStall = limits.maxStreamStall();
         HttpServerResponse response = context.response();
+        capSendBuffer(context, limits.streamSendBufferBytes());
         java.util.concurrent.atomic.AtomicReference<Cancellable> subscription = new java.util.concurrent.atomic.AtomicReference<>();
         // The watch looks at the write queue on the connection's own event loop, whatever thread
         // the events come from (a write from another thread is queued, so a look right after it
@@ -102,13 +106,23 @@ public final class EventStream {
         }
     }
 
+    /** Fixes the connection's kernel send buffer (SO_SNDBUF); over HTTP/1.1 a stream has its connection to itself until it ends. */
+    private static void capSendBuffer(RoutingContext context, int bytes) {
+        if (context.request().version() != io.vertx.core.http.HttpVersion.HTTP_2
+                && context.request().connection() instanceof io.vertx.core.net.impl.ConnectionBase connection) {
+            connection.channel().config().setOption(io.netty.channel.ChannelOption.SO_SNDBUF, bytes);
+        }
+    }
+
     /**
      * Closes the connection at once, dropping what it still holds: Vert.x's own close waits to
      * flush what was written first, which a client that does not read never lets happen. With
-     * SO_LINGER 0 the close is a reset, which frees the kernel's send buffer too.
+     * SO_LINGER 0 the close is a reset, which frees the kernel's send buffer too. Over HTTP/2
+     * only the stream is reset.
      */
     private static void dropConnection(RoutingContext context) {
-        if (context.request().connection() instanceof io.vertx.core.net.impl.ConnectionBase connection) {
+        if (context.request().version() != io.vertx.core.http.HttpVersion.HTTP_2 // HTTP/2: the connection carries other streams
+                && context.request().connection() instanceof io.vertx.core.net.impl.ConnectionBase connection) {
             io.netty.channel.Channel channel = connection.channel();
             channel.config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
             channel.close();

@@ -32,4 +32,15 @@ public interface HttpLimitsConfig {
      */
     @WithDefault("30s")
     java.time.Duration maxStreamStall();
+
+    /**
+     * The kernel send buffer of a Server-Sent Events connection, in bytes (SO_SNDBUF, fixed when
+     * the stream begins). Left to the kernel, it grows to megabytes per connection (Linux:
+     * {@code net.ipv4.tcp_wmem}), holding what a client that never reads was sent where the
+     * stall bound cannot see it; fixed, the rest waits in the service's write queue, where the
+     * stall bound sees it and cuts the client off. Large enough for a stream's throughput on
+     * ordinary links (events are small; a 256 KiB window carries 2.5 MB/s at 100 ms round trip).
+     */
+    @WithDefault("262144")
+    int streamSendBufferBytes();
 }

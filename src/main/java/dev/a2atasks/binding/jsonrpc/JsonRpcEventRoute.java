@@ -60,7 +60,7 @@ public class JsonRpcEventRoute {
             EventStream.pipe(context, endpoint.stream(context, contentType, bytes),
                     failure -> failure instanceof JsonRpcResource.Refusal refusal ? refusal.asHttpError()
                             : HttpError.ofJsonRpc(new A2AException.Internal()),
-                    failure -> failure instanceof JsonRpcResource.Refusal refusal ? refusal.asEvent() : "", limits.maxStreamStall());
+                    failure -> failure instanceof JsonRpcResource.Refusal refusal ? refusal.asEvent() : "", limits);
         });
         context.request().resume();
     }

@@ -82,7 +82,7 @@ public class StreamRoutes {
                 .map(StreamRoutes::json);
         String accept = context.request().getHeader(HttpHeaders.ACCEPT);
         EventStream.pipe(context, events, failure -> HttpError.of(failures.classify(failure, "HTTP+JSON"), accept),
-                failure -> ErrorJson.httpBody(failures.classify(failure, "HTTP+JSON")).toString(), limits.maxStreamStall());
+                failure -> ErrorJson.httpBody(failures.classify(failure, "HTTP+JSON")).toString(), limits);
     }
 
     private static String tenant(RoutingContext context) {
