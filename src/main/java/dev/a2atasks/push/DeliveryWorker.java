@@ -67,6 +67,7 @@ public class DeliveryWorker {
     private final String leaseOwner;
     private final ConcurrentLinkedQueue<Outbox.Attempt> finished = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final DeliveryShares shares;
     private final Object wakeup = new Object();
     private boolean woken;
     private volatile boolean stopping;
@@ -85,6 +86,7 @@ public class DeliveryWorker {
         this.vertx = vertx;
         this.backoff = new Backoff(settings.retry().initialDelay(), settings.retry().maxDelay(),
                 () -> ThreadLocalRandom.current().nextDouble());
+        this.shares = new DeliveryShares(settings.maxInFlightPerTenant(), settings.maxInFlightPerUrl());
         this.leaseOwner = instance.filter(s -> !s.isBlank()).orElse("a2a") + "/push-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
@@ -201,7 +203,8 @@ public class DeliveryWorker {
             return false; // nothing to claim, or no database to claim it from: no transaction opened
         }
         Duration lease = settings.timeout().multipliedBy(2).plusSeconds(10);
-        List<Outbox.Claimed> claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, lease));
+        List<Outbox.Claimed> claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, lease,
+                shares.fullTenants(), shares.fullUrls(), shares));
         for (Outbox.Claimed delivery : claimed) {
             inFlight.incrementAndGet();
             send(delivery);
@@ -218,7 +221,7 @@ public class DeliveryWorker {
         try {
             sendOrThrow(delivery);
         } catch (RuntimeException e) {
-            done(unsendable(delivery, e));
+            done(delivery, unsendable(delivery, e));
         }
     }
 
@@ -243,7 +246,7 @@ public class DeliveryWorker {
                 headers.put(TOKEN_HEADER, secrets.open(config.tokenSealed, PushConfigs.place(config, "token")));
             }
         } catch (SecretBox.Unreadable e) {
-            done(new Outbox.Attempt(delivery.key(), false, "credentials unavailable: " + e.getMessage()));
+            done(delivery, new Outbox.Attempt(delivery.key(), false, "credentials unavailable: " + e.getMessage()));
             return;
         }
         URI url = URI.create(config.url);
@@ -253,28 +256,29 @@ public class DeliveryWorker {
                     try {
                         post(delivery, url, addresses.get(0), body, headers);
                     } catch (RuntimeException e) {
-                        done(unsendable(delivery, e));
+                        done(delivery, unsendable(delivery, e));
                     }
                 },
-                refused -> done(new Outbox.Attempt(delivery.key(), false, refused instanceof WebhookGuard.Refused
+                refused -> done(delivery, new Outbox.Attempt(delivery.key(), false, refused instanceof WebhookGuard.Refused
                         ? "refused: " + refused.getMessage() : "address check failed: " + refused.getClass().getSimpleName())));
     }
 
     private void post(Outbox.Claimed delivery, URI url, InetAddress address, byte[] body, Map<String, String> headers) {
         client.post(url, address, body, headers).whenComplete((answer, failure) -> {
             if (failure != null) {
-                done(new Outbox.Attempt(delivery.key(), false, "request failed: " + failure.getClass().getSimpleName()));
+                done(delivery, new Outbox.Attempt(delivery.key(), false, "request failed: " + failure.getClass().getSimpleName()));
             } else if (answer.delivered()) {
                 metrics.pushDelivered(Duration.between(delivery.eventCreatedAt(), OffsetDateTime.now(ZoneOffset.UTC)));
-                done(new Outbox.Attempt(delivery.key(), true, null));
+                done(delivery, new Outbox.Attempt(delivery.key(), true, null));
             } else {
-                done(new Outbox.Attempt(delivery.key(), false, answer.describe()));
+                done(delivery, new Outbox.Attempt(delivery.key(), false, answer.describe()));
             }
         });
     }
 
-    private void done(Outbox.Attempt attempt) {
+    private void done(Outbox.Claimed delivery, Outbox.Attempt attempt) {
         finished.add(attempt);
+        shares.release(delivery.key().tenant, delivery.config().url);
         inFlight.decrementAndGet();
         wake();
     }

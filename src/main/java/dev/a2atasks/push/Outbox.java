@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,17 +59,28 @@ public class Outbox {
                 .map(rows -> !rows.isEmpty());
     }
 
+    /** Decides, row by row, whether the worker takes a claimable delivery now (its tenant's and its URL's shares). */
+    @FunctionalInterface
+    public interface Shares {
+        /** True to take it (the share is then counted as used); false leaves the row for a later round. */
+        boolean take(String tenant, String url);
+    }
+
     /**
      * Leases up to {@code limit} due rows to {@code leaseOwner} for {@code lease} (a worker that
-     * dies mid-delivery leaves its rows to be claimed again once the lease ends).
+     * dies mid-delivery leaves its rows to be claimed again once the lease ends). Rows of
+     * {@code fullTenants} and {@code fullUrls} (whose shares the worker has all in flight) are
+     * not looked at, so a tenant with hundreds of due rows to dead webhooks does not fill every
+     * claim; of the rest, {@code shares} decides which are taken. A row not taken is not leased.
      */
     @WithTransaction
-    public Uni<List<Claimed>> claim(String leaseOwner, int limit, Duration lease) {
+    public Uni<List<Claimed>> claim(String leaseOwner, int limit, Duration lease, Collection<String> fullTenants,
+            Collection<String> fullUrls, Shares shares) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         // One statement: the due rows with their registration and event. Locking the three rows
         // (FOR NO KEY UPDATE) blocks neither the foreign-key checks of new events nor readers; a row
         // whose event another worker holds for another registration is skipped and taken next round.
-        return Panache.getSession().chain(session -> session.createSelectionQuery("""
+        String query = """
                 select o, c, e.payloadJson, e.createdAt
                 from PushDeliveryEntity o
                   join PushConfigEntity c on c.tenant = o.tenant and c.owner = o.owner and c.taskId = o.taskId and c.id = o.configId
@@ -77,23 +89,37 @@ public class Outbox {
                   and (o.leaseExpiresAt is null or o.leaseExpiresAt < :now)
                   and not exists (from PushDeliveryEntity p
                                   where p.tenant = o.tenant and p.owner = o.owner and p.taskId = o.taskId
-                                    and p.configId = o.configId and p.state = 'PENDING' and p.eventSeq < o.eventSeq)
-                order by o.nextAttemptAt""", Object[].class)
-                .setParameter("now", now)
-                .setLockMode(LockMode.UPGRADE_SKIPLOCKED)
-                .setMaxResults(limit)
-                .getResultList())
-                .map(rows -> {
-                    List<Claimed> claimed = new ArrayList<>(rows.size());
-                    for (Object[] row : rows) {
-                        PushDeliveryEntity delivery = (PushDeliveryEntity) row[0];
-                        delivery.leaseOwner = leaseOwner;
-                        delivery.leaseExpiresAt = now.plus(lease);
-                        claimed.add(new Claimed(new PushDeliveryEntity.Key(delivery.tenant, delivery.owner, delivery.taskId, delivery.configId,
-                                delivery.eventSeq), delivery.attempts, (OffsetDateTime) row[3], (PushConfigEntity) row[1], (String) row[2]));
-                    }
-                    return claimed;
-                });
+                                    and p.configId = o.configId and p.state = 'PENDING' and p.eventSeq < o.eventSeq)"""
+                + (fullTenants.isEmpty() ? "" : "\n  and o.tenant not in :fullTenants")
+                + (fullUrls.isEmpty() ? "" : "\n  and c.url not in :fullUrls")
+                + "\norder by o.nextAttemptAt";
+        return Panache.getSession().chain(session -> {
+            var select = session.createSelectionQuery(query, Object[].class)
+                    .setParameter("now", now);
+            if (!fullTenants.isEmpty()) {
+                select.setParameter("fullTenants", fullTenants);
+            }
+            if (!fullUrls.isEmpty()) {
+                select.setParameter("fullUrls", fullUrls);
+            }
+            return select.setLockMode(LockMode.UPGRADE_SKIPLOCKED)
+                    .setMaxResults(limit)
+                    .getResultList();
+        }).map(rows -> {
+            List<Claimed> claimed = new ArrayList<>(rows.size());
+            for (Object[] row : rows) {
+                PushDeliveryEntity delivery = (PushDeliveryEntity) row[0];
+                PushConfigEntity config = (PushConfigEntity) row[1];
+                if (!shares.take(delivery.tenant, config.url)) {
+                    continue;
+                }
+                delivery.leaseOwner = leaseOwner;
+                delivery.leaseExpiresAt = now.plus(lease);
+                claimed.add(new Claimed(new PushDeliveryEntity.Key(delivery.tenant, delivery.owner, delivery.taskId, delivery.configId,
+                        delivery.eventSeq), delivery.attempts, (OffsetDateTime) row[3], config, (String) row[2]));
+            }
+            return claimed;
+        });
     }
 
     /**

@@ -46,6 +46,17 @@ public interface PushSettings {
     @WithDefault("64")
     int maxInFlight();
 
+    /**
+     * Of those, deliveries one tenant's webhooks may have in flight at once: a tenant whose
+     * webhooks are slow or dead holds at most this share of the worker, never all of it.
+     */
+    @WithDefault("16")
+    int maxInFlightPerTenant();
+
+    /** Of those, deliveries to one webhook URL at once: one slow receiver holds at most this many. */
+    @WithDefault("4")
+    int maxInFlightPerUrl();
+
     /** How often stored secrets sealed with a no-longer-current ring key are sealed again with the current one (also at start). */
     @WithDefault("10m")
     Duration resealInterval();

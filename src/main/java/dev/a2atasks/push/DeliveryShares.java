@@ -1,0 +1,55 @@
+package dev.a2atasks.push;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How a worker's in-flight deliveries are shared: at most {@code perTenant} for one tenant's
+ * webhooks and {@code perUrl} for one webhook URL at once, within the worker's overall bound. A
+ * webhook that never answers holds its slot until the timeout; with shares, a tenant's dead or
+ * slow webhooks hold only that tenant's share, and the rest of the worker keeps delivering for
+ * everyone else. Per worker (per replica), in memory: what a worker has in flight is what it
+ * knows.
+ */
+final class DeliveryShares implements Outbox.Shares {
+
+    private final int perTenant;
+    private final int perUrl;
+    private final Map<String, Integer> byTenant = new HashMap<>();
+    private final Map<String, Integer> byUrl = new HashMap<>();
+
+    DeliveryShares(int perTenant, int perUrl) {
+        if (perTenant < 1 || perUrl < 1) {
+            throw new IllegalArgumentException("shares must be at least 1: per tenant " + perTenant + ", per URL " + perUrl);
+        }
+        this.perTenant = perTenant;
+        this.perUrl = perUrl;
+    }
+
+    @Override
+    public synchronized boolean take(String tenant, String url) {
+        if (byTenant.getOrDefault(tenant, 0) >= perTenant || byUrl.getOrDefault(url, 0) >= perUrl) {
+            return false;
+        }
+        byTenant.merge(tenant, 1, Integer::sum);
+        byUrl.merge(url, 1, Integer::sum);
+        return true;
+    }
+
+    /** A delivery taken with {@link #take} ended, however it ended. */
+    synchronized void release(String tenant, String url) {
+        byTenant.computeIfPresent(tenant, (k, n) -> n > 1 ? n - 1 : null);
+        byUrl.computeIfPresent(url, (k, n) -> n > 1 ? n - 1 : null);
+    }
+
+    /** The tenants whose whole share is in flight: a claim need not look at their rows. */
+    synchronized List<String> fullTenants() {
+        return byTenant.entrySet().stream().filter(e -> e.getValue() >= perTenant).map(Map.Entry::getKey).toList();
+    }
+
+    /** The URLs whose whole share is in flight. */
+    synchronized List<String> fullUrls() {
+        return byUrl.entrySet().stream().filter(e -> e.getValue() >= perUrl).map(Map.Entry::getKey).toList();
+    }
+}

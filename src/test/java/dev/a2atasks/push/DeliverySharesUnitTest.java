@@ -1,0 +1,59 @@
+package dev.a2atasks.push;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class DeliverySharesUnitTest {
+
+    @Test
+    void aTenantTakesUpToItsShareAcrossItsUrls() {
+        DeliveryShares shares = new DeliveryShares(3, 2);
+        assertTrue(shares.take("a", "u1"));
+        assertTrue(shares.take("a", "u2"));
+        assertTrue(shares.take("a", "u3"));
+        assertFalse(shares.take("a", "u4"), "the tenant's share is in flight");
+        assertEquals(List.of("a"), shares.fullTenants());
+        assertTrue(shares.take("b", "u4"), "another tenant is not held back");
+    }
+
+    @Test
+    void aUrlTakesUpToItsShareWhateverTheTenant() {
+        DeliveryShares shares = new DeliveryShares(10, 2);
+        assertTrue(shares.take("a", "u"));
+        assertTrue(shares.take("b", "u"));
+        assertFalse(shares.take("c", "u"));
+        assertEquals(List.of("u"), shares.fullUrls());
+        assertTrue(shares.fullTenants().isEmpty());
+    }
+
+    @Test
+    void aReleasedDeliveryFreesBothShares() {
+        DeliveryShares shares = new DeliveryShares(1, 1);
+        assertTrue(shares.take("a", "u"));
+        assertFalse(shares.take("a", "v"));
+        shares.release("a", "u");
+        assertTrue(shares.fullTenants().isEmpty());
+        assertTrue(shares.fullUrls().isEmpty());
+        assertTrue(shares.take("a", "v"));
+    }
+
+    @Test
+    void aRefusedTakeCountsNothing() {
+        DeliveryShares shares = new DeliveryShares(2, 1);
+        assertTrue(shares.take("a", "u"));
+        assertFalse(shares.take("a", "u"), "the URL is full");
+        assertTrue(shares.take("a", "v"), "the refused take did not use the tenant's second slot");
+    }
+
+    @Test
+    void sharesBelowOneAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new DeliveryShares(0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new DeliveryShares(1, 0));
+    }
+}
