@@ -168,6 +168,16 @@ public final class Bench {
             db.close();
             return;
         }
+        if (options.containsKey("push-isolation-only")) {
+            try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
+                Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
+                tables.add(PushBench.isolation(clients, Clients.token(PRIVATE_KEY, "benchp-hostile", "mallory"),
+                        Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick));
+            }
+            tables.forEach(t -> System.out.println(t.render()));
+            db.close();
+            return;
+        }
         if (options.containsKey("push-only")) {
             try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());

@@ -77,7 +77,7 @@ final class PushBench {
         return table;
     }
 
-    private static void row(Table table, Clients clients, String bearer, String url, Map<String, Instant> arrivals, String label, int tasks,
+    static void row(Table table, Clients clients, String bearer, String url, Map<String, Instant> arrivals, String label, int tasks,
             int senders) throws Exception {
         arrivals.clear();
         List<String> ids = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -141,6 +141,86 @@ final class PushBench {
             }
         }
         return times;
+    }
+
+    /**
+     * m. One tenant's webhooks cannot stall another's: tenant B's deliveries (one task at a time,
+     * as in table i) with nothing else owed, then while tenant A owes 364 deliveries that cannot
+     * be made — 300 to webhooks that accept the connection and never answer (each holds its
+     * attempt for the delivery timeout, 10 s) and 64 to a port no socket has (rows put past the
+     * URL grammar, as rows stored before it would be) — then with A's registrations deleted again.
+     */
+    static Table isolation(Clients clients, String bearerA, String bearerB, boolean quick) throws Exception {
+        Table table = new Table("m. Push isolation: tenant B's delivery lag (1 task at a time, 5 events each) alone, and while tenant A "
+                + "owes 300 deliveries to webhooks that never answer and 64 to an invalid port",
+                "moment", "deliveries", "events written/s", "deliveries/s", "lag p50 ms", "lag p99 ms");
+        Map<String, Instant> arrivals = new ConcurrentHashMap<>();
+        HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        webhook.setExecutor(Executors.newFixedThreadPool(16));
+        webhook.createContext("/", exchange -> {
+            Instant at = Instant.now();
+            try (InputStream in = exchange.getRequestBody()) {
+                in.readAllBytes();
+            }
+            arrivals.putIfAbsent(exchange.getRequestHeaders().getFirst("X-A2A-Delivery-Id"), at);
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        webhook.start();
+        String url = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook";
+        List<java.net.Socket> held = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.net.ServerSocket silent = new java.net.ServerSocket(0, 1024, java.net.InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(() -> { // accepts every connection and never reads or answers
+            while (!silent.isClosed()) {
+                try {
+                    held.add(silent.accept());
+                } catch (java.io.IOException closed) {
+                    return;
+                }
+            }
+        }, "silent-webhooks");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        int tasks = quick ? 10 : 20;
+        try {
+            row(new Table("warm-up", "load", "deliveries", "events written/s", "deliveries/s", "lag p50 ms", "lag p99 ms"), clients,
+                    bearerB, url, arrivals, "warm-up", 40, 8);
+            row(table, clients, bearerB, url, arrivals, "B alone", tasks, 1);
+            String stuck;
+            try (Clients.Grpc grpc = clients.new Grpc(bearerA)) {
+                stuck = grpc.stub.withDeadlineAfter(30, TimeUnit.SECONDS).sendMessage(SendMessageRequest.newBuilder()
+                        .setMessage(Message.newBuilder().setMessageId(UUID.randomUUID().toString()).setRole(Role.ROLE_USER)
+                                .addParts(Part.newBuilder().setText("input please"))).build()).getTask().getId();
+                try (Connection c = clients.connect(); Statement s = c.createStatement()) {
+                    String scope = "SELECT tenant, owner, id FROM tasks WHERE id = '" + stuck + "'";
+                    s.execute("INSERT INTO push_configs (tenant, owner, task_id, id, url, created_at) SELECT t.tenant, t.owner, t.id,"
+                            + " 'silent-' || g, 'http://127.0.0.1:" + silent.getLocalPort() + "/h' || g, now() FROM (" + scope
+                            + ") t, generate_series(1, 300) g");
+                    s.execute("INSERT INTO push_configs (tenant, owner, task_id, id, url, created_at) SELECT t.tenant, t.owner, t.id,"
+                            + " 'bad-port-' || g, 'http://127.0.0.1:99999/never', now() FROM (" + scope + ") t, generate_series(1, 64) g");
+                }
+                grpc.stub.withDeadlineAfter(30, TimeUnit.SECONDS).cancelTask(dev.a2atasks.proto.v1.CancelTaskRequest.newBuilder()
+                        .setId(stuck).build()); // one event, owed to all 364 registrations
+            }
+            Thread.sleep(1_000); // A's share of the worker is taken and hanging
+            int hanging = held.size();
+            row(table, clients, bearerB, url, arrivals, "B while A owes 364 (" + hanging + " of A's held open at the start)", tasks, 1);
+            try (Connection c = clients.connect(); Statement s = c.createStatement()) {
+                s.execute("DELETE FROM push_configs WHERE task_id = '" + stuck + "'"); // and, by cascade, what is owed to them
+            }
+            Thread.sleep(11_000); // A's attempts in flight end (the 10 s timeout)
+            row(table, clients, bearerB, url, arrivals, "B alone again", tasks, 1);
+        } finally {
+            silent.close();
+            for (java.net.Socket socket : held) {
+                socket.close();
+            }
+            webhook.stop(0);
+        }
+        table.note("Defaults: a2a.push.max-in-flight 64, max-in-flight-per-tenant 16, max-in-flight-per-url 4, timeout 10 s. The 'held open'"
+                + " count is how many of A's connections the silent webhooks had accepted one second after A's deliveries fell due: A's"
+                + " share. The 64 invalid-port rows fail at once, each a failed attempt retried with backoff. Lag as in table i.");
+        return table;
     }
 
     private static SendMessageRequest request(String url) {
