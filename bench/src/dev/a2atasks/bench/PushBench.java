@@ -42,21 +42,7 @@ final class PushBench {
         Table table = new Table("i. Push notifications: task events to a loopback webhook through the outbox (demo agent, 5 events a task)",
                 "load", "deliveries", "events written/s", "deliveries/s", "lag p50 ms", "lag p99 ms");
         Map<String, Instant> arrivals = new ConcurrentHashMap<>();
-        HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        webhook.setExecutor(Executors.newFixedThreadPool(16));
-        webhook.createContext("/", exchange -> {
-            Instant at = Instant.now();
-            try (InputStream in = exchange.getRequestBody()) {
-                in.readAllBytes();
-            }
-            String id = exchange.getRequestHeaders().getFirst("X-A2A-Delivery-Id");
-            if (arrivals.putIfAbsent(id, at) != null) {
-                System.out.println("push bench: delivered twice: " + id);
-            }
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        webhook.start();
+        HttpServer webhook = webhook(arrivals);
         String url = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook";
         try {
             int sequential = quick ? 10 : 20;
@@ -75,6 +61,26 @@ final class PushBench {
                 + " send to the last arrival; lag includes waiting behind earlier events of the same task."
                 + " Every delivery id arrived exactly once (a duplicate would be printed).");
         return table;
+    }
+
+    /** A webhook on loopback that answers 200 at once and records each delivery id's arrival (a second arrival is printed). */
+    private static HttpServer webhook(Map<String, Instant> arrivals) throws java.io.IOException {
+        HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        webhook.setExecutor(Executors.newFixedThreadPool(16));
+        webhook.createContext("/", exchange -> {
+            Instant at = Instant.now();
+            try (InputStream in = exchange.getRequestBody()) {
+                in.readAllBytes();
+            }
+            String id = exchange.getRequestHeaders().getFirst("X-A2A-Delivery-Id");
+            if (arrivals.putIfAbsent(id, at) != null) {
+                System.out.println("push bench: delivered twice: " + id);
+            }
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        webhook.start();
+        return webhook;
     }
 
     static void row(Table table, Clients clients, String bearer, String url, Map<String, Instant> arrivals, String label, int tasks,
@@ -155,18 +161,7 @@ final class PushBench {
                 + "owes 300 deliveries to webhooks that never answer and 64 to an invalid port",
                 "moment", "deliveries", "events written/s", "deliveries/s", "lag p50 ms", "lag p99 ms");
         Map<String, Instant> arrivals = new ConcurrentHashMap<>();
-        HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        webhook.setExecutor(Executors.newFixedThreadPool(16));
-        webhook.createContext("/", exchange -> {
-            Instant at = Instant.now();
-            try (InputStream in = exchange.getRequestBody()) {
-                in.readAllBytes();
-            }
-            arrivals.putIfAbsent(exchange.getRequestHeaders().getFirst("X-A2A-Delivery-Id"), at);
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        webhook.start();
+        HttpServer webhook = webhook(arrivals);
         String url = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook";
         List<java.net.Socket> held = java.util.Collections.synchronizedList(new ArrayList<>());
         java.net.ServerSocket silent = new java.net.ServerSocket(0, 1024, java.net.InetAddress.getLoopbackAddress());
