@@ -3,7 +3,8 @@
  * ({@link dev.a2atasks.push.PushConfigs}), the address policy that keeps webhooks out of private
  * networks ({@link dev.a2atasks.push.AddressPolicy}, {@link dev.a2atasks.push.WebhookGuard}), the
  * sealing of their secrets ({@link dev.a2atasks.push.SecretBox}) and the delivery of task events
- * from the outbox ({@link dev.a2atasks.push.DeliveryWorker}, {@link dev.a2atasks.push.Outbox}).
+ * from the outbox ({@link dev.a2atasks.push.DeliveryWorker}, {@link dev.a2atasks.push.Outbox}), each tenant
+ * and webhook URL held to its share of a worker ({@link dev.a2atasks.push.DeliveryShares}).
  * The rows themselves are mapped, and written with the task events they follow, in task.store.
  * May use: task (validator, store), paging (key ring, page tokens), auth (Caller), error, db,
  * metrics, the generated proto classes; never a binding, never execution.
