@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import io.quarkus.reactive.datasource.ReactiveDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -16,7 +17,10 @@ import jakarta.enterprise.context.ApplicationScoped;
  * of the lease. Hand-written SQL (not a Panache update) because it must say which runs it renewed:
  * a run missing from the answer lost its task (canceled, or taken over after its lease expired)
  * and must stop. Rows are locked in key order, the order the sweep locks them in, so the two never
- * deadlock. Runs on the pool directly: the renewal thread has no Vert.x context to open a session on.
+ * deadlock. Runs on a pool of its own (the {@code leases} datasource, one connection): a replica
+ * whose main pool is taken by requests still renews in time, so its live runs are never failed by
+ * another replica's sweep as if it had died. (A pool, not a session: the renewal thread has no
+ * Vert.x context to open a session on.)
  */
 @ApplicationScoped
 public class RunLeases {
@@ -32,7 +36,7 @@ public class RunLeases {
 
     private final Pool pool;
 
-    RunLeases(Pool pool) {
+    RunLeases(@ReactiveDataSource("leases") Pool pool) {
         this.pool = pool;
     }
 
