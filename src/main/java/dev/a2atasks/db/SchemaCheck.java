@@ -114,7 +114,7 @@ class SchemaCheck {
 
     /** The history's versioned rows; none when the table does not exist (a database never migrated). */
     private io.smallrye.mutiny.Uni<List<SchemaVersion.Applied>> history() {
-        return pool.query("SELECT version, success FROM " + table + " WHERE version IS NOT NULL").execute()
+        return PooledStatements.execute(pool, "SELECT version, success FROM " + table + " WHERE version IS NOT NULL")
                 .map(rows -> {
                     List<SchemaVersion.Applied> applied = new ArrayList<>();
                     for (Row row : rows) {

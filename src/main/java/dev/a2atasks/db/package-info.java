@@ -4,7 +4,8 @@
  * among those sharing the database ({@link dev.a2atasks.db.Instance}, the owner named in its
  * leases); the schema this build needs, checked at start-up when it does not migrate
  * (refusing an older one); and the embedded PostgreSQL of the dev run and the tests, which only the
- * dev/test profiles name. May use: error, the reactive pool, Vert.x; the embedded library only
+ * dev/test profiles name; {@link dev.a2atasks.db.PooledStatements}, how hand-written SQL is sent on
+ * the pool. May use: error, the reactive pool, Vert.x; the embedded library only
  * from {@code EmbeddedPostgres}, never by name from other code.
  */
 package dev.a2atasks.db;

@@ -3,6 +3,7 @@ package dev.a2atasks.mirror;
 import java.time.Duration;
 
 import dev.a2atasks.db.Instance;
+import dev.a2atasks.db.PooledStatements;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -43,12 +44,12 @@ public class MirrorLeases {
 
     /** Takes (or renews) the source's lease for {@code duration}; false when another replica holds it. */
     public boolean take(String source, Duration duration) {
-        return pool.preparedQuery(TAKE).execute(Tuple.of(source, owner, duration.toMillis()))
+        return PooledStatements.execute(pool, TAKE, Tuple.of(source, owner, duration.toMillis()))
                 .await().atMost(WAIT).size() == 1;
     }
 
     /** Gives the source's lease up, if this replica holds it. */
     public void release(String source) {
-        pool.preparedQuery(RELEASE).execute(Tuple.of(source, owner)).await().atMost(WAIT);
+        PooledStatements.execute(pool, RELEASE, Tuple.of(source, owner)).await().atMost(WAIT);
     }
 }

@@ -3,6 +3,6 @@
  * high-water mark with the client and writes what changed through the store's
  * {@link dev.a2atasks.task.store.MirrorCopies} (a source touches only its own copies), one replica
  * at a time per source ({@link dev.a2atasks.mirror.MirrorLeases}). May use: client, task (the store
- * and the reads), auth (Caller), db (this replica's identity). Its marks are a Panache entity.
+ * and the reads), auth (Caller), db (this replica's identity, its pooled statements). Its marks are a Panache entity.
  */
 package dev.a2atasks.mirror;

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.a2atasks.db.PooledStatements;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -41,7 +42,7 @@ public class HistoryTails {
 
     /** The last {@code length} messages of each task, oldest first, keyed by task row key. */
     public Uni<Map<Long, List<MessageView>>> tails(Long[] taskKeys, int length) {
-        return pool.preparedQuery(TAILS).execute(Tuple.of(taskKeys, length)).map(rows -> {
+        return PooledStatements.execute(pool, TAILS, Tuple.of(taskKeys, length)).map(rows -> {
             Map<Long, List<MessageView>> byTask = new HashMap<>();
             for (Row row : rows) {
                 byTask.computeIfAbsent(row.getLong(0), k -> new ArrayList<>()).add(new MessageView(

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.a2atasks.auth.Caller;
+import dev.a2atasks.db.PooledStatements;
 import dev.a2atasks.paging.PageCursor;
 import dev.a2atasks.task.ListTasksQuery;
 import dev.a2atasks.time.Timestamps;
@@ -69,7 +70,7 @@ public class TaskPageQueries {
         params.add(limit);
         boolean withTotal = after == null && (filter.shape & 4) == 0;
         String sql = withTotal ? firstPageSql(filter.shape) : pageSql(filter.shape, after != null);
-        return pool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+        return PooledStatements.execute(pool, sql, Tuple.from(params)).map(rows -> {
             List<TaskView> tasks = tasks(rows);
             // No row, no total column: nothing matches, so the total is 0.
             long total = !withTotal ? -1 : rows.size() == 0 ? 0 : rows.iterator().next().getLong(TASK_COLUMN_COUNT);
@@ -84,7 +85,7 @@ public class TaskPageQueries {
      */
     public Uni<Integer> count(Caller caller, ListTasksQuery query) {
         Filter filter = Filter.of(caller, query);
-        return pool.preparedQuery(countSql(filter.shape)).execute(Tuple.from(filter.params))
+        return PooledStatements.execute(pool, countSql(filter.shape), Tuple.from(filter.params))
                 .map(result -> (int) Math.max(0, Math.min(result.iterator().next().getLong(0), Integer.MAX_VALUE)));
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.a2atasks.auth.Caller;
+import dev.a2atasks.db.PooledStatements;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -73,15 +74,14 @@ public class TranscriptPages {
      * going down (newest first) or up. Null when the caller has no task with this id.
      */
     public Uni<Window> window(Caller caller, String taskId, boolean newestFirst, long bound, int limit) {
-        return pool.preparedQuery(newestFirst ? NEWEST_FIRST : OLDEST_FIRST)
-                .execute(Tuple.of(caller.tenant(), caller.subject(), taskId, bound, limit))
+        return PooledStatements.execute(pool, newestFirst ? NEWEST_FIRST : OLDEST_FIRST,
+                        Tuple.of(caller.tenant(), caller.subject(), taskId, bound, limit))
                 .map(TranscriptPages::window);
     }
 
     /** The seq of a message of the caller's task; null when the caller has no task with this id. */
     public Uni<Start> seqOf(Caller caller, String taskId, String messageId) {
-        return pool.preparedQuery(SEQ_OF_MESSAGE)
-                .execute(Tuple.of(caller.tenant(), caller.subject(), taskId, messageId))
+        return PooledStatements.execute(pool, SEQ_OF_MESSAGE, Tuple.of(caller.tenant(), caller.subject(), taskId, messageId))
                 .map(rows -> rows.size() == 0 ? null : new Start(rows.iterator().next().getLong(0)));
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.a2atasks.db.PooledStatements;
 import io.quarkus.reactive.datasource.ReactiveDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -45,8 +46,7 @@ public class RunLeases {
         if (taskPks.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        return pool.preparedQuery(RENEW)
-                .execute(Tuple.of(lease.expiry(), taskPks.toArray(Long[]::new), runIds.toArray(UUID[]::new)))
+        return PooledStatements.execute(pool, RENEW, Tuple.of(lease.expiry(), taskPks.toArray(Long[]::new), runIds.toArray(UUID[]::new)))
                 .map(rows -> {
                     Set<UUID> kept = new HashSet<>();
                     for (Row row : rows) {

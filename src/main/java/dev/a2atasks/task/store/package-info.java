@@ -12,6 +12,6 @@
  * update. Writes are Panache operations in a transaction, except the few statements the README's
  * persistence table lists (an artifact chunk, the lease renewal), each pinned by a plan test.
  * The JSON column format (ProtoJSON) is defined here, once. May use: auth (Caller), error, time,
- * metrics, the generated proto classes; never the read model or a binding.
+ * metrics, db (its pooled statements), the generated proto classes; never the read model or a binding.
  */
 package dev.a2atasks.task.store;
