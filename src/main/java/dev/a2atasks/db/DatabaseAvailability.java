@@ -40,6 +40,7 @@ public class DatabaseAvailability {
     private final DatabaseConfig config;
     /** When the current outage was first seen; null while the database is reachable. */
     private final AtomicReference<Instant> downSince = new AtomicReference<>();
+    private volatile Instant reachableAgainAt;
     private volatile long probeTimer = -1;
 
     DatabaseAvailability(Pool pool, Vertx vertx, DatabaseConfig config) {
@@ -132,6 +133,11 @@ public class DatabaseAvailability {
         return new A2AException.Unavailable(config.retryAfter());
     }
 
+    /** When the last outage this replica saw ended; null when it has seen none. */
+    public Instant reachableAgainAt() {
+        return reachableAgainAt;
+    }
+
     /** Whether an outage is being ridden out right now. */
     public boolean isDown() {
         return downSince.get() != null;
@@ -141,7 +147,7 @@ public class DatabaseAvailability {
         if (probeTimer >= 0) {
             return;
         }
-        probeTimer = vertx.setPeriodic(config.probeInterval().toMillis(), id -> pool.query("SELECT 1").execute()
+        probeTimer = vertx.setPeriodic(config.probeInterval().toMillis(), id -> PooledStatements.execute(pool, "SELECT 1")
                 .subscribe().with(ok -> recovered(), ignored -> {
                     // still down: the WARN already said so
                 }));
@@ -154,7 +160,8 @@ public class DatabaseAvailability {
             probeTimer = -1;
         }
         if (since != null) {
-            LOG.infof("Database reachable again after an outage of %d ms", Duration.between(since, Instant.now()).toMillis());
+            reachableAgainAt = Instant.now();
+            LOG.infof("Database reachable again after an outage of %d ms", Duration.between(since, reachableAgainAt).toMillis());
         }
     }
 

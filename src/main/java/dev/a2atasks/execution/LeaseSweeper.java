@@ -23,6 +23,10 @@ import jakarta.enterprise.event.Observes;
  * stays WORKING forever: it ends FAILED within the lease and one interval of its process's death,
  * visible in ListTasks and to subscribers. A task waiting for its client (INPUT_REQUIRED,
  * AUTH_REQUIRED) is never failed: a stale lease on it is only dropped.
+ *
+ * <p>Not during a database outage, nor for one lease after it: every replica's renewals failed
+ * while the database was away, so an expired lease then says nothing about its process. Held that
+ * long, the runs still going renew first, and what is failed afterwards is what no process renewed.
  */
 @ApplicationScoped
 public class LeaseSweeper {
@@ -33,13 +37,24 @@ public class LeaseSweeper {
     private static final int BATCH = 100;
 
     private final TaskStore store;
+    private final DatabaseAvailability database;
     private final Duration interval;
+    private final Duration lease;
     private ScheduledExecutorService timer;
     private volatile boolean stopping;
 
-    LeaseSweeper(TaskStore store, @ConfigProperty(name = "a2a.agent.lease-sweep-interval", defaultValue = "5s") Duration interval) {
+    LeaseSweeper(TaskStore store, DatabaseAvailability database,
+            @ConfigProperty(name = "a2a.agent.lease-sweep-interval", defaultValue = "5s") Duration interval,
+            @ConfigProperty(name = "a2a.agent.lease", defaultValue = "30s") Duration lease) {
         this.store = store;
+        this.database = database;
         this.interval = interval;
+        this.lease = lease;
+    }
+
+    /** Whether a sweep now must wait: the database is away, or came back less than a lease ago. */
+    static boolean held(boolean databaseDown, java.time.Instant reachableAgainAt, java.time.Instant now, Duration lease) {
+        return databaseDown || (reachableAgainAt != null && now.isBefore(reachableAgainAt.plus(lease)));
     }
 
     void start(@Observes StartupEvent ignored) {
@@ -69,6 +84,10 @@ public class LeaseSweeper {
     /** Sweeps until a batch comes back short. */
     int sweep() {
         int total = 0;
+        if (held(database.isDown(), database.reachableAgainAt(), java.time.Instant.now(), lease)) {
+            LOG.debugf("Lease sweep held: the database is away or came back less than %s ago; live runs renew first", lease);
+            return 0;
+        }
         try {
             int failed;
             do {
@@ -84,6 +103,7 @@ public class LeaseSweeper {
             if (stopping) {
                 LOG.debugf("Lease sweep stopped by shutdown: %s", e);
             } else if (DatabaseAvailability.isOutage(e)) {
+                database.outage(e); // noted, so the sweeps after it are held until a lease past its end
                 LOG.debugf("Lease sweep skipped: database unreachable");
             } else {
                 LOG.errorf(e, "Lease sweep failed");
