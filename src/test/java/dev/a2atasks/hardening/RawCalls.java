@@ -147,19 +147,31 @@ final class RawCalls {
 
     /** Sends these bytes as the request message of an A2AService method (or "/full.Service/Method") and returns the refusal. */
     static Answer grpcRaw(ManagedChannel channel, String bearer, String method, byte[] request, Metadata extra) {
-        MethodDescriptor<byte[], byte[]> descriptor = MethodDescriptor.<byte[], byte[]>newBuilder(BYTES, BYTES)
-                .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(method.startsWith("/") ? method.substring(1) : "lf.a2a.v1.A2AService/" + method).build();
-        Metadata headers = new Metadata();
-        headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + bearer);
-        headers.put(Metadata.Key.of("a2a-version", Metadata.ASCII_STRING_MARSHALLER), "1.0");
+        String fullName = method.startsWith("/") ? method.substring(1) : "lf.a2a.v1.A2AService/" + method;
+        Metadata headers = grpcHeaders(bearer);
         if (extra != null) {
             headers.merge(extra);
         }
+        return grpcError(grpcRefusal(channel, fullName, request, headers));
+    }
+
+    /** A caller's gRPC headers: its bearer token and the protocol version. */
+    static Metadata grpcHeaders(String bearer) {
+        Metadata headers = new Metadata();
+        headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + bearer);
+        headers.put(Metadata.Key.of("a2a-version", Metadata.ASCII_STRING_MARSHALLER), "1.0");
+        return headers;
+    }
+
+    /** Sends these bytes as the request message of this method (full name) with these headers; the refusal it got. */
+    static StatusRuntimeException grpcRefusal(ManagedChannel channel, String method, byte[] request, Metadata headers) {
+        MethodDescriptor<byte[], byte[]> descriptor = MethodDescriptor.<byte[], byte[]>newBuilder(BYTES, BYTES)
+                .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(method).build();
         try {
             var intercepted = io.grpc.ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
             ClientCalls.blockingUnaryCall(intercepted, descriptor, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS), request);
         } catch (StatusRuntimeException e) {
-            return grpcError(e);
+            return e;
         }
         throw new AssertionError("gRPC " + method + " accepted a malformed request");
     }
