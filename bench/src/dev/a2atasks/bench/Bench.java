@@ -168,6 +168,13 @@ public final class Bench {
             db.close();
             return;
         }
+        if (options.containsKey("flood-only")) {
+            tables.add(Flood.run(java, env, OUT.resolve("service-flood-a.log"), OUT.resolve("service-flood-b.log"),
+                    Clients.token(PRIVATE_KEY, "bench", "flood"), db.jdbcUrl(), quick ? 500 : 5000));
+            tables.forEach(t -> System.out.println(t.render()));
+            db.close();
+            return;
+        }
         if (options.containsKey("push-isolation-only")) {
             try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());

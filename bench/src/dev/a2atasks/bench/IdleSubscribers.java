@@ -86,6 +86,15 @@ final class IdleSubscribers {
         return Long.parseLong(used.group(1)) / 1024.0;
     }
 
+    /** Heap in use now, garbage included (no collection forced), in MiB. */
+    static double heapUsed(long pid) throws Exception {
+        Matcher used = USED.matcher(jcmd(pid, "GC.heap_info"));
+        if (!used.find()) {
+            throw new IllegalStateException("no heap figure from jcmd " + pid);
+        }
+        return Long.parseLong(used.group(1)) / 1024.0;
+    }
+
     private static String jcmd(long pid, String command) throws Exception {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command).redirectErrorStream(true).start();

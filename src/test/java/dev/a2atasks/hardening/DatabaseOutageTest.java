@@ -54,6 +54,9 @@ class DatabaseOutageTest extends BindingTest {
         db.insertTask(TENANT, "alice", "o1", "ctx", "TASK_STATE_WORKING", Instant.parse("2026-02-01T00:00:00Z"));
         assertEquals(1, api("GRPC").list(bearer, Map.of()).getTasksCount());
 
+        Response up = given().get("/q/health/ready");
+        assertEquals(200, up.statusCode(), up.asString());
+        assertEquals("UP", up.jsonPath().getString("checks.find { it.name == 'database' }.status"), up.asString());
         Server server = Server.find(db.queryText("SHOW data_directory").trim());
         Records log = Records.install();
         try {
@@ -63,6 +66,7 @@ class DatabaseOutageTest extends BindingTest {
             }
             Response ready = given().get("/q/health/ready");
             assertEquals(503, ready.statusCode(), ready.asString());
+            assertEquals("DOWN", ready.jsonPath().getString("checks.find { it.name == 'database' }.status"), ready.asString());
         } finally {
             server.start();
         }
