@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Table n: a flood of SendMessage on one replica with a 1 GB heap while a second replica shares
  * the database (its lease sweep running): 5,000 sends of 100 KB, then 5,000 of 1.4 MB, from 64
- * connections (HTTP+JSON, returnImmediately). Counts the answers by status (a refusal must be
+ * connections (HTTP+JSON, returnImmediately; the bulk in a data part, since text is capped at
+ * 100,000 characters a message). Counts the answers by status (a refusal must be
  * retryable: 503 or 429 with Retry-After), samples the flooded replica's heap in use every
  * second, then waits for every accepted task to end and counts how they ended: the demo agent
  * echoes, so every one must be COMPLETED; a FAILED one was failed by the service (the other
@@ -44,7 +45,7 @@ final class Flood {
     static Table run(Path java, Map<String, String> env, Path logA, Path logB, String token, String jdbcUrl, int sends) throws Exception {
         Table table = new Table("n. A flood of SendMessage (returnImmediately) from " + CONNECTIONS + " connections on one replica with "
                 + "-Xmx1g, a second replica sharing the database", "messages", "answered 200", "503 (Retry-After)", "429",
-                "other", "heap in use max MiB", "RSS max MiB", "accepted tasks ended COMPLETED", "ended FAILED", "not ended in 5 min");
+                "other", "heap in use max MiB", "heap after GC at the last answer MiB", "RSS max MiB", "accepted tasks ended COMPLETED", "ended FAILED", "not ended in 5 min");
         Map<String, String> configured = new HashMap<>(env);
         configured.put("A2A_RATE_LIMIT_ENABLED", "false");
         try (Service a = Service.start(java, List.of("-Xmx1g"), configured, logA);
@@ -88,8 +89,8 @@ final class Flood {
             running.add(senders.submit(() -> {
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(); // one connection per sender
                 while (next.getAndIncrement() < sends) {
-                    String body = "{\"message\":{\"messageId\":\"" + UUID.randomUUID() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\""
-                            + text + "\"}]},\"configuration\":{\"returnImmediately\":true}}";
+                    String body = "{\"message\":{\"messageId\":\"" + UUID.randomUUID() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"flood\"},"
+                            + "{\"data\":{\"payload\":\"" + text + "\"}}]},\"configuration\":{\"returnImmediately\":true}}";
                     HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
                             .header("Authorization", "Bearer " + token).header("A2A-Version", "1.0").header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
@@ -108,6 +109,7 @@ final class Flood {
             f.get();
         }
         senders.shutdown();
+        double live = IdleSubscribers.heapAfterGc(service.process.pid()); // what the queued runs and their messages hold
         // The runs queued when the last send was answered still go on: keep sampling while they drain.
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         long[] ended;
@@ -128,7 +130,7 @@ final class Flood {
                 accepted.size());
         return new Object[] { sends + " × " + (kib >= 1024 ? String.format("%.1f MB", kib / 1024.0) : kib + " KB"), ok,
                 busy + (missingRetryAfter.get() > 0 ? " (" + missingRetryAfter.get() + " without Retry-After)" : ""), limited, other,
-                Table.format(heapMax[0]), Table.format(rssMax[0]), ended[0], ended[1], accepted.size() - ended[0] - ended[1] };
+                Table.format(heapMax[0]), Table.format(live), Table.format(rssMax[0]), ended[0], ended[1], accepted.size() - ended[0] - ended[1] };
     }
 
     private static long count(Map<Integer, LongAdder> statuses, int status) {
