@@ -43,6 +43,39 @@ final class DeliveryShares implements Outbox.Shares {
         byUrl.computeIfPresent(url, (k, n) -> n > 1 ? n - 1 : null);
     }
 
+    /**
+     * Shares taken for one claim, to be given back together if the claim does not commit: the
+     * claim takes them row by row inside its transaction, and a transaction that fails after that
+     * sends nothing, so nothing would ever release them.
+     */
+    Tentative tentatively() {
+        return new Tentative();
+    }
+
+    /** See {@link #tentatively}. */
+    final class Tentative implements Outbox.Shares {
+        private final List<String[]> taken = new java.util.ArrayList<>();
+
+        @Override
+        public boolean take(String tenant, String url) {
+            if (!DeliveryShares.this.take(tenant, url)) {
+                return false;
+            }
+            synchronized (taken) {
+                taken.add(new String[] { tenant, url });
+            }
+            return true;
+        }
+
+        /** The claim failed: every share it took is free again. */
+        void giveBack() {
+            synchronized (taken) {
+                taken.forEach(share -> release(share[0], share[1]));
+                taken.clear();
+            }
+        }
+    }
+
     /** The tenants whose whole share is in flight: a claim need not look at their rows. */
     synchronized List<String> fullTenants() {
         return byTenant.entrySet().stream().filter(e -> e.getValue() >= perTenant).map(Map.Entry::getKey).toList();

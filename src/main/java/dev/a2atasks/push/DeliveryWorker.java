@@ -203,8 +203,15 @@ public class DeliveryWorker {
             return false; // nothing to claim, or no database to claim it from: no transaction opened
         }
         Duration lease = settings.timeout().multipliedBy(2).plusSeconds(10);
-        List<Outbox.Claimed> claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, lease,
-                shares.fullTenants(), shares.fullUrls(), shares));
+        DeliveryShares.Tentative taking = shares.tentatively();
+        List<Outbox.Claimed> claimed;
+        try {
+            claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, lease,
+                    shares.fullTenants(), shares.fullUrls(), taking));
+        } catch (Throwable e) {
+            taking.giveBack(); // not committed: none of its rows will be sent
+            throw e;
+        }
         for (Outbox.Claimed delivery : claimed) {
             inFlight.incrementAndGet();
             send(delivery);

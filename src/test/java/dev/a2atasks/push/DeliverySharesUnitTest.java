@@ -52,6 +52,19 @@ class DeliverySharesUnitTest {
     }
 
     @Test
+    void aClaimThatDoesNotCommitGivesBackWhatItTook() {
+        DeliveryShares shares = new DeliveryShares(2, 2);
+        assertTrue(shares.take("a", "u"));
+        DeliveryShares.Tentative claim = shares.tentatively();
+        assertTrue(claim.take("a", "v"));
+        assertFalse(claim.take("a", "w"), "the tenant's share is full, counting the claim's");
+        claim.giveBack();
+        assertTrue(shares.fullTenants().isEmpty());
+        assertTrue(shares.take("a", "w"), "the failed claim's share is free again; the earlier one is still held");
+        assertFalse(shares.take("a", "x"));
+    }
+
+    @Test
     void sharesBelowOneAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new DeliveryShares(0, 1));
         assertThrows(IllegalArgumentException.class, () -> new DeliveryShares(1, 0));
