@@ -1,5 +1,7 @@
 package dev.a2atasks.execution;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
@@ -76,6 +78,79 @@ class StalledSubscriberTest extends BindingTest {
             // open. (How much of the snapshot got through first is the kernels' business.)
 
             assertTrue(readFor(reader, 500) >= 0, "the reading subscriber's stream is still open");
+        }
+    }
+
+    /**
+     * The same bound over gRPC, where the Mutiny stubs write a stream's messages whatever the
+     * client's flow-control window: a call that requests no messages (and has a 64 KiB window)
+     * is reset once the service has seen its stream blocked for the stall bound, and reads that
+     * as RESOURCE_EXHAUSTED; a call that reads keeps its stream.
+     */
+    @Test
+    void aGrpcSubscriberThatNeverReadsIsCutOffAndOneThatReadsIsNot() throws Exception {
+        String tenant = "StalledGrpcSubscriberTest";
+        db.clearTenant(tenant);
+        long pk = db.insertTask(tenant, "alice", "huge", "ctx", "TASK_STATE_WORKING", Instant.now().minusSeconds(5));
+        db.execute("INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts) VALUES (" + pk
+                + ", 'big', 0, 'big', jsonb_build_array(jsonb_build_object('text', repeat('x', 2 * 1024 * 1024))))");
+        io.grpc.ManagedChannel channel = io.grpc.netty.NettyChannelBuilder.forAddress(root.getHost(), root.getPort())
+                .usePlaintext().initialFlowControlWindow(65536).maxInboundMessageSize(8 << 20).build();
+        try {
+            io.grpc.Metadata headers = new io.grpc.Metadata();
+            headers.put(io.grpc.Metadata.Key.of("authorization", io.grpc.Metadata.ASCII_STRING_MARSHALLER),
+                    "Bearer " + Tokens.valid(tenant, "alice"));
+            headers.put(io.grpc.Metadata.Key.of("a2a-version", io.grpc.Metadata.ASCII_STRING_MARSHALLER), "1.0");
+            var request = dev.a2atasks.proto.v1.SubscribeToTaskRequest.newBuilder().setId("huge").build();
+
+            Watched stalled = new Watched(channel.newCall(dev.a2atasks.proto.v1.A2AServiceGrpc.getSubscribeToTaskMethod(),
+                    io.grpc.CallOptions.DEFAULT));
+            stalled.start(headers, request, 0);
+            Watched reader = new Watched(channel.newCall(dev.a2atasks.proto.v1.A2AServiceGrpc.getSubscribeToTaskMethod(),
+                    io.grpc.CallOptions.DEFAULT));
+            reader.start(headers, request, Integer.MAX_VALUE);
+            assertTrue(reader.messages.await(10, java.util.concurrent.TimeUnit.SECONDS), "the reading subscriber got the snapshot");
+
+            Thread.sleep(3_000); // the stalled one's stream has been blocked for well past the 1 s bound
+            stalled.call.request(Integer.MAX_VALUE); // reading now lets the client see how its stream ended
+            io.grpc.Status status = stalled.closed.get(15, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, status.getCode(), "the stalled call was cut off: " + status);
+            assertEquals(1, stalled.messages.getCount(), "the stalled call got no message before its cut-off");
+
+            assertFalse(reader.closed.isDone(), "the reading subscriber's stream is still open: " + reader.closed.getNow(null));
+            reader.call.cancel("done", null);
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    /** A raw SubscribeToTask call: how many messages it got (counting down from one) and how it closed. */
+    private static final class Watched {
+        final io.grpc.ClientCall<dev.a2atasks.proto.v1.SubscribeToTaskRequest, dev.a2atasks.proto.v1.StreamResponse> call;
+        final java.util.concurrent.CountDownLatch messages = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CompletableFuture<io.grpc.Status> closed = new java.util.concurrent.CompletableFuture<>();
+
+        Watched(io.grpc.ClientCall<dev.a2atasks.proto.v1.SubscribeToTaskRequest, dev.a2atasks.proto.v1.StreamResponse> call) {
+            this.call = call;
+        }
+
+        void start(io.grpc.Metadata headers, dev.a2atasks.proto.v1.SubscribeToTaskRequest request, int read) {
+            call.start(new io.grpc.ClientCall.Listener<>() {
+                @Override
+                public void onMessage(dev.a2atasks.proto.v1.StreamResponse message) {
+                    messages.countDown();
+                }
+
+                @Override
+                public void onClose(io.grpc.Status status, io.grpc.Metadata trailers) {
+                    closed.complete(status);
+                }
+            }, headers);
+            call.sendMessage(request);
+            call.halfClose();
+            if (read > 0) {
+                call.request(read);
+            }
         }
     }
 

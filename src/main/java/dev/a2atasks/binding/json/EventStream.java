@@ -36,33 +36,19 @@ public final class EventStream {
         HttpServerResponse response = context.response();
         capSendBuffer(context, limits.streamSendBufferBytes());
         java.util.concurrent.atomic.AtomicReference<Cancellable> subscription = new java.util.concurrent.atomic.AtomicReference<>();
-        // The watch looks at the write queue on the connection's own event loop, whatever thread
-        // the events come from (a write from another thread is queued, so a look right after it
-        // would not see it yet): full at every look for maxStall, and the client is cut off.
-        long every = Math.max(1, maxStall.toMillis() / 4);
-        long[] fullSince = { -1 }; // when the queue was first seen full, in nanos; -1: not full at the last look
-        long watch = context.vertx().setPeriodic(every, id -> {
-            if (response.closed() || response.ended()) {
-                context.vertx().cancelTimer(id);
-            } else if (!response.headWritten() || !response.writeQueueFull()) {
-                fullSince[0] = -1;
-            } else if (fullSince[0] < 0) {
-                fullSince[0] = System.nanoTime();
-            } else if (System.nanoTime() - fullSince[0] >= maxStall.toNanos()) {
-                context.vertx().cancelTimer(id);
-                LOG.infof("Cut off a stream whose client read nothing for %s (%s %s)", maxStall, context.request().method(),
-                        context.request().path());
-                Cancellable running = subscription.get();
-                if (running != null) {
-                    running.cancel();
-                }
-                dropConnection(context);
+        Runnable stopWatch = StallWatch.start(context, maxStall, () -> {
+            LOG.infof("Cut off a stream whose client read nothing for %s (%s %s)", maxStall, context.request().method(),
+                    context.request().path());
+            Cancellable running = subscription.get();
+            if (running != null) {
+                running.cancel();
             }
+            dropConnection(context);
         });
         // The close handler goes on first: a stream that fails at once (validation) ends the
         // response during subscribe(), after which the response takes no handler any more.
         response.closeHandler(ignored -> {
-            context.vertx().cancelTimer(watch);
+            stopWatch.run();
             Cancellable running = subscription.get();
             if (running != null) {
                 running.cancel();
@@ -118,7 +104,7 @@ public final class EventStream {
      * Closes the connection at once, dropping what it still holds: Vert.x's own close waits to
      * flush what was written first, which a client that does not read never lets happen. With
      * SO_LINGER 0 the close is a reset, which frees the kernel's send buffer too. Over HTTP/2
-     * only the stream is reset.
+     * only the stream is reset (ENHANCE_YOUR_CALM).
      */
     private static void dropConnection(RoutingContext context) {
         if (context.request().version() != io.vertx.core.http.HttpVersion.HTTP_2 // HTTP/2: the connection carries other streams
@@ -127,7 +113,7 @@ public final class EventStream {
             channel.config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
             channel.close();
         } else {
-            context.response().reset();
+            context.response().reset(StallWatch.ENHANCE_YOUR_CALM);
         }
     }
 

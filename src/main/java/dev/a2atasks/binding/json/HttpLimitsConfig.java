@@ -26,9 +26,11 @@ public interface HttpLimitsConfig {
     int maxGrpcMessageBytes();
 
     /**
-     * Longest a Server-Sent Events client may leave what was written to it unread (the
-     * connection's write queue full) before its stream is cut off: the connection is closed and
-     * its buffers freed. Events are durable; the client resubscribes and goes on.
+     * Longest a streaming client may leave what was written to it unread (the response's write
+     * queue full) before its stream is cut off and its buffers freed: a Server-Sent Events
+     * connection is closed, a gRPC server stream (or an SSE stream over HTTP/2) is reset with
+     * ENHANCE_YOUR_CALM, which gRPC clients report as RESOURCE_EXHAUSTED. Events are durable;
+     * the client resubscribes and goes on.
      */
     @WithDefault("30s")
     java.time.Duration maxStreamStall();

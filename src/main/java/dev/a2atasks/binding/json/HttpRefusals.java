@@ -160,7 +160,7 @@ public class HttpRefusals {
         return request.method() == io.vertx.core.http.HttpMethod.POST && "/".equals(request.path());
     }
 
-    private static boolean isGrpc(HttpServerRequest request) {
+    static boolean isGrpc(HttpServerRequest request) {
         String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
         return type != null && type.startsWith("application/grpc");
     }

@@ -1,7 +1,9 @@
 /**
  * What the HTTP+JSON and JSON-RPC bindings share: ProtoJSON writers (tasks, error bodies) and
  * readers (request messages), the HTTP filter that records service parameters and checks URLs,
- * and the refusals the HTTP layer makes before any binding runs. May use: protocol, error,
- * task views, validation, Vert.x; not the gRPC binding.
+ * the refusals the HTTP layer makes before any binding runs, and the stall bound on streaming
+ * responses (Server-Sent Events, and gRPC's server streams, which run on the same HTTP server
+ * and are watched from its router). May use: protocol, error,
+ * task views, validation, proto, Vert.x; not the gRPC binding.
  */
 package dev.a2atasks.binding.json;

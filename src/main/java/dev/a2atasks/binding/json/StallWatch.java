@@ -1,0 +1,47 @@
+package dev.a2atasks.binding.json;
+
+import java.time.Duration;
+
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The bound on a streaming response whose client has stopped reading: if the response's write
+ * queue is full at every look for {@code maxStall}, {@code onStall} runs once, and it is up to
+ * the caller to cut the client off (close the connection, reset the stream). Used by Server-Sent
+ * Events and by gRPC's server-streaming calls, which run on the same HTTP server.
+ *
+ * <p>The looks run on the connection's own event loop whatever thread writes the events (a
+ * write from another thread is queued, so a look right after it would not see it yet). They stop
+ * when the response is closed, or once it has ended and its queue has drained; an ended response
+ * whose client still reads nothing is cut off all the same, since what it was sent is still held.
+ */
+public final class StallWatch {
+
+    /** The HTTP/2 error code a cut-off stream is reset with; gRPC clients read it as RESOURCE_EXHAUSTED. */
+    public static final long ENHANCE_YOUR_CALM = 0xb;
+
+    private StallWatch() {
+    }
+
+    /** Starts looking at {@code context}'s response; the returned action stops the looks early. */
+    public static Runnable start(RoutingContext context, Duration maxStall, Runnable onStall) {
+        HttpServerResponse response = context.response();
+        long every = Math.max(1, maxStall.toMillis() / 4);
+        long[] fullSince = { -1 }; // when the queue was first seen full, in nanos; -1: not full at the last look
+        long timer = context.vertx().setPeriodic(every, id -> {
+            boolean full = response.headWritten() && !response.closed() && response.writeQueueFull();
+            if (response.closed() || (response.ended() && !full)) {
+                context.vertx().cancelTimer(id);
+            } else if (!full) {
+                fullSince[0] = -1;
+            } else if (fullSince[0] < 0) {
+                fullSince[0] = System.nanoTime();
+            } else if (System.nanoTime() - fullSince[0] >= maxStall.toNanos()) {
+                context.vertx().cancelTimer(id);
+                onStall.run();
+            }
+        });
+        return () -> context.vertx().cancelTimer(timer);
+    }
+}
