@@ -44,7 +44,6 @@ import dev.a2atasks.proto.v1.Task;
  * bench/run --history-only                   (only tables b and b2, history tails and history paging)
  * bench/run --page1-only                     (only table a2, page 1 against page 2)
  * bench/run --bindings-only                  (only table c and its profile)
- * bench/run --native-smoke [PATH]            (black-box check of the native executable on all bindings)
  * </pre>
  */
 public final class Bench {
@@ -79,10 +78,6 @@ public final class Bench {
 
     private void run(Map<String, String> options) throws Exception {
         Files.createDirectories(OUT);
-        if (options.containsKey("native-smoke")) {
-            NativeSmoke.run(nativeExecutable(Map.of("native", options.get("native-smoke"))));
-            return;
-        }
         Database db = options.containsKey("db-url")
                 ? Database.external(options.get("db-url"), options.getOrDefault("db-user", "postgres"), options.getOrDefault("db-password", ""))
                 : Database.embedded();

@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
- * The packaged application ({@code target/quarkus-app}) started as a child process on a free
- * loopback port, against a given PostgreSQL, with the test keys: what the ITs run real second
- * processes with. {@code settings} adds or overrides configuration: a key with a dot is passed as a
+ * The packaged application ({@code target/quarkus-app}), or the native executable built from it,
+ * started as a child process on a free loopback port, against a given PostgreSQL, with the test
+ * keys: what the ITs run real second processes with. {@code settings} adds or overrides configuration: a key with a dot is passed as a
  * system property ({@code a2a.mirror.x.endpoint}), any other as an environment variable; "{port}"
  * in a value is the server's own port.
  */
@@ -30,7 +30,17 @@ public record PackagedServer(String name, int port, Process process, Path log) i
 
     /** Returns once the server has said it listens (Quarkus logs "Listening on" when every route is in place). */
     public static PackagedServer start(String name, EmbeddedPostgres database, Map<String, String> settings) throws Exception {
-        PackagedServer server = launch(name, database, settings);
+        return awaitListening(launch(name, database, settings, null));
+    }
+
+    /** The same, with the native executable at {@code executable} instead of the JVM application. */
+    public static PackagedServer startNative(Path executable, String name, EmbeddedPostgres database, Map<String, String> settings)
+            throws Exception {
+        return awaitListening(launch(name, database, settings, executable));
+    }
+
+    private static PackagedServer awaitListening(PackagedServer server) throws Exception {
+        String name = server.name;
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (!Files.readString(server.log).contains("Listening on:")) {
             assertTrue(server.process.isAlive(), name + " exited during start-up:\n" + Files.readString(server.log));
@@ -49,7 +59,7 @@ public record PackagedServer(String name, int port, Process process, Path log) i
 
     /** Runs the packaged application until it exits by itself, at most 90 s. */
     public static Exit runToExit(String name, EmbeddedPostgres database, Map<String, String> settings) throws Exception {
-        PackagedServer server = launch(name, database, settings);
+        PackagedServer server = launch(name, database, settings, null);
         try {
             assertTrue(server.process.waitFor(90, TimeUnit.SECONDS), name + " did not exit:\n" + Files.readString(server.log));
             return new Exit(server.process.exitValue(), Files.readString(server.log));
@@ -58,15 +68,17 @@ public record PackagedServer(String name, int port, Process process, Path log) i
         }
     }
 
-    private static PackagedServer launch(String name, EmbeddedPostgres database, Map<String, String> settings) throws Exception {
+    /** Starts the JVM application, or the native executable when {@code executable} is not null. */
+    private static PackagedServer launch(String name, EmbeddedPostgres database, Map<String, String> settings, Path executable)
+            throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
         Path log = Files.createTempFile("a2a-" + name + "-", ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Dquarkus.http.port=" + port,
-                "-Dquarkus.http.host=127.0.0.1"));
+        List<String> command = new ArrayList<>(List.of(executable == null ? java : executable.toAbsolutePath().toString(),
+                "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1"));
         Map<String, String> env = new HashMap<>();
         for (var setting : settings.entrySet()) {
             String value = setting.getValue().replace("{port}", Integer.toString(port));
@@ -76,7 +88,9 @@ public record PackagedServer(String name, int port, Process process, Path log) i
                 env.put(setting.getKey(), value);
             }
         }
-        command.addAll(List.of("-jar", Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString()));
+        if (executable == null) {
+            command.addAll(List.of("-jar", Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString()));
+        }
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> defaults = new HashMap<>();
         defaults.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + database.getPort() + "/postgres");
