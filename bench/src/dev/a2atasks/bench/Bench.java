@@ -34,7 +34,7 @@ import dev.a2atasks.proto.v1.Task;
 
 /**
  * Runs every benchmark against a freshly started, packaged service on generated data and prints
- * one table per benchmark (see README "Performance"). Fails on errors, never on timings.
+ * one table per benchmark (see docs/benchmarks.md). Fails on errors, never on timings.
  *
  * <pre>
  * bench/run [--quick] [--db-url postgresql://host:port/db --db-user u --db-password p] [--skip-generate]
@@ -600,7 +600,7 @@ public final class Bench {
         }
         Path path = value.equals("true") ? Path.of("target/a2a-tasks-0.1.0-SNAPSHOT-runner") : Path.of(value);
         if (!Files.isExecutable(path)) {
-            throw new IllegalArgumentException("--native: no executable at " + path + " (build it: README \"Native\")");
+            throw new IllegalArgumentException("--native: no executable at " + path + " (build it: docs/operations.md, \"Native\")");
         }
         return path;
     }

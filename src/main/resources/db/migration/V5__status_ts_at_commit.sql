@@ -9,7 +9,7 @@
 -- trigger re-stamps a status timestamp that was taken during this transaction (not more than
 -- 1 s before it began: room for an application clock slightly behind the database's) and is more
 -- than 100 ms old by the time the transaction commits. Fast transactions (nearly all) pay one
--- trigger call and no extra write. The bound published to clients (README "Commit lag") is
+-- trigger call and no extra write. The bound published to clients (docs/api.md, "Commit lag") is
 -- 500 ms: 100 ms here plus the time from this trigger to the commit becoming visible.
 --
 -- Timestamps given from elsewhere (a mirrored copy keeps its source's, a seeded task its own)

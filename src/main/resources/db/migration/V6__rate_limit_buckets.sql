@@ -1,4 +1,4 @@
--- Rate-limit buckets shared by all replicas (a2a.rate-limit.shared=true; README "Rate limits").
+-- Rate-limit buckets shared by all replicas (a2a.rate-limit.shared=true; docs/operations.md, "Rate limits").
 -- One row per caller and request class, keyed by the caller's scope first like every table that
 -- holds a caller's data. A replica leases a few tokens at a time from its row (row lock, one short
 -- transaction) and spends them in memory, so most requests never touch this table.

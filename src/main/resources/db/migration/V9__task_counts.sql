@@ -20,7 +20,7 @@
 -- context, which nearly all updates (a message appended, a timestamp) do not.
 --
 -- task_counts_recompute() rebuilds every counter from the tasks, under a lock that holds writers
--- back meanwhile, and answers how many counts were wrong (README "Operations").
+-- back meanwhile, and answers how many counts were wrong (docs/operations.md).
 
 CREATE TABLE task_counts (
     tenant     text     COLLATE "C" NOT NULL,

@@ -32,7 +32,7 @@ public interface AgentCardConfig {
     Provider provider();
 
     /**
-     * The catch-up skew published in the card's catch-up extension (README "Commit lag"): the
+     * The catch-up skew published in the card's catch-up extension (docs/api.md, "Commit lag"): the
      * commit-lag bound (500 ms) plus room for clock steps. Clients and mirrors that read the card
      * use it as their default skew.
      */

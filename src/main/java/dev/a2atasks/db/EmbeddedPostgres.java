@@ -12,7 +12,8 @@ import java.io.UncheckedIOException;
  */
 public final class EmbeddedPostgres {
 
-    private static final String PORT_PROPERTY = "a2a.embedded-postgres.port";
+    /** A memo inside this JVM, not configuration: hence not under the a2a.* keys. */
+    private static final String PORT_PROPERTY = "dev.a2atasks.embedded-postgres.started-port";
 
     private EmbeddedPostgres() {
     }

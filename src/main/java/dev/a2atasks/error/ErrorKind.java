@@ -21,7 +21,7 @@ public enum ErrorKind {
     // (-32768..-32000, of which A2A claims -32001..-32099), so no future A2A code can collide;
     // the ErrorInfo (this service's domain) and RetryInfo say that a retry will do.
     UNAVAILABLE(             -31503, "UNAVAILABLE",         503, "UNAVAILABLE",           ErrorKind.SERVICE_DOMAIN),
-    // This caller sent more requests of one class than its limit allows (README "Rate limits").
+    // This caller sent more requests of one class than its limit allows (docs/operations.md, "Rate limits").
     // Same reasoning for the code: -31429 mirrors HTTP 429 as -31503 mirrors 503.
     RATE_LIMITED(            -31429, "RESOURCE_EXHAUSTED",  429, "RATE_LIMITED",          ErrorKind.SERVICE_DOMAIN),
     INTERNAL(                -32603, "INTERNAL",            500, null,                    null),

@@ -6,7 +6,7 @@ import io.smallrye.config.WithName;
 
 /**
  * {@code a2a.rate-limit.*}: on or off, and a burst and sustained rate per request class. The
- * defaults live in application.properties (README "Rate limits" says why each is what it is).
+ * defaults live in application.properties (docs/operations.md, "Rate limits" says why each is what it is).
  */
 @ConfigMapping(prefix = "a2a.rate-limit")
 public interface RateLimitConfig {

@@ -243,7 +243,7 @@ class ConsoleBrowserTest extends BindingTest {
                 org.hamcrest.Matchers.is(301), org.hamcrest.Matchers.is(302)));
     }
 
-    /** The README's picture: demo tasks at fixed times, one opened; written by this test so it stays true. */
+    /** The picture in docs/browsers.md: demo tasks at fixed times, one opened; written by this test so it stays true. */
     @Test
     void screenshotForTheReadme() throws Exception {
         String tenant = "console-demo";

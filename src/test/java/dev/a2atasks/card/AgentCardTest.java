@@ -37,7 +37,7 @@ class AgentCardTest {
         AgentCard.Builder card = AgentCard.newBuilder();
         JsonFormat.parser().merge(body, card); // strict ProtoJSON of lf.a2a.v1.AgentCard
         assertEquals("a2a-tasks", card.getName());
-        // The catch-up extension, optional, with the default skew and the commit-lag bound (README "Commit lag").
+        // The catch-up extension, optional, with the default skew and the commit-lag bound (docs/api.md, "Commit lag").
         assertEquals(java.util.Optional.of(java.time.Duration.ofSeconds(2)), dev.a2atasks.client.CatchUpHint.skew(card.build()));
         assertEquals(500.0, card.getCapabilities().getExtensions(0).getParams()
                 .getFieldsOrThrow(dev.a2atasks.client.CatchUpHint.COMMIT_LAG_BOUND_MILLIS).getNumberValue());

@@ -27,7 +27,7 @@ import jakarta.inject.Inject;
 /**
  * The seed article's scenario through the real server with the client API: ten tasks a second
  * apart, pages of four, t01 completes after page 1. Without catch-up the walk misses t01; with
- * it, t01 is found completed. Prints the article's output shape; this is also the README demo.
+ * it, t01 is found completed. Prints the article's output shape; this is also the demo of docs/client.md.
  */
 @QuarkusTest
 class SeedScenarioTest extends BindingTest {

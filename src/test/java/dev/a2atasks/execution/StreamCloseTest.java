@@ -44,7 +44,7 @@ import io.grpc.StatusRuntimeException;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * Every stream closes, with the shape the README documents, on every binding: 1,000 streamed
+ * Every stream closes, with the shape docs/api.md documents, on every binding: 1,000 streamed
  * sends per binding across the demo agent's behaviours (echo, input, reply, fail, and a slow echo
  * canceled while it streams), 8 at a time, each with a deadline a hang would miss. An echo's events,
  * applied to its snapshot by the proto's rules (the first chunk of an artifact with

@@ -34,7 +34,7 @@ import io.restassured.response.Response;
  * the nearest form each can carry (a row a binding cannot express is n/a: gRPC bodies are
  * protobuf, not JSON text). Every binding answers the row with the same kind, none with a 5xx,
  * INTERNAL or -32603, every answer within 16 KB, and the refusals write nothing. The table is
- * printed as the README shows it.
+ * printed as docs/api.md shows it.
  */
 @QuarkusTest
 class BadBodyTableTest extends BindingTest {
@@ -212,7 +212,7 @@ class BadBodyTableTest extends BindingTest {
             return new Said("ACCEPTED", bytes, "");
         }
         RawCalls.Answer answer = RawCalls.jsonRpcError(response);
-        return new Said(switch (answer.http()) { // the JSON-RPC code for each kind, as the README's error table maps them
+        return new Said(switch (answer.http()) { // the JSON-RPC code for each kind, as the error table of docs/api.md maps them
             case -32700, -32600, -32602 -> "INVALID_ARGUMENT";
             case -32001 -> "NOT_FOUND";
             default -> "JSONRPC " + answer.http();

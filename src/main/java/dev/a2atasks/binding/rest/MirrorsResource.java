@@ -17,7 +17,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * On-demand reconciliation of a configured mirror (README "Mirroring"): {@code POST
+ * On-demand reconciliation of a configured mirror (docs/client.md, "Mirror"): {@code POST
  * /mirrors/{name}:reconcile}. Only the mirror's local owner (the tenant and subject its copies are
  * stored under) may ask; for anyone else, as for a name that does not run here, the answer is the
  * same invalid-params error, so mirror names cannot be probed.

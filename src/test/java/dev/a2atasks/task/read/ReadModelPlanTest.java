@@ -81,7 +81,7 @@ class ReadModelPlanTest {
             String plan = explainPrepared(TaskPageQueries.pageSql(shape, withCursor), args(shape, withCursor));
             assertFalse(plan.contains("Seq Scan"), plan);
             if ((shape & 3) == 3) {
-                // contextId and status together have no index of their own (noted in the README): one of
+                // contextId and status together have no index of their own (noted in the README's persistence table): one of
                 // the two is read in order and the other filtered, or the few matches sorted.
                 assertTrue(plan.contains("tasks_list_by_"), plan);
             } else {
