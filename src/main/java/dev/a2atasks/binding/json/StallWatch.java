@@ -13,8 +13,9 @@ import io.vertx.ext.web.RoutingContext;
  *
  * <p>The looks run on the connection's own event loop whatever thread writes the events (a
  * write from another thread is queued, so a look right after it would not see it yet). They stop
- * when the response is closed, or once it has ended and its queue has drained; an ended response
- * whose client still reads nothing is cut off all the same, since what it was sent is still held.
+ * when the response is closed or has ended (Vert.x answers no question about the queue of an
+ * ended response): what a client that never reads was sent before the end stays queued until its
+ * connection closes.
  */
 public final class StallWatch {
 
@@ -30,10 +31,11 @@ public final class StallWatch {
         long every = Math.max(1, maxStall.toMillis() / 4);
         long[] fullSince = { -1 }; // when the queue was first seen full, in nanos; -1: not full at the last look
         long timer = context.vertx().setPeriodic(every, id -> {
-            boolean full = response.headWritten() && !response.closed() && response.writeQueueFull();
-            if (response.closed() || (response.ended() && !full)) {
+            // An ended response can no longer be asked about its queue (Vert.x throws): the watch
+            // ends with it.
+            if (response.closed() || response.ended()) {
                 context.vertx().cancelTimer(id);
-            } else if (!full) {
+            } else if (!response.headWritten() || !queueFull(response)) {
                 fullSince[0] = -1;
             } else if (fullSince[0] < 0) {
                 fullSince[0] = System.nanoTime();
@@ -43,5 +45,14 @@ public final class StallWatch {
             }
         });
         return () -> context.vertx().cancelTimer(timer);
+    }
+
+    /** The queue's state; a response another thread ended since the look began counts as not full. */
+    private static boolean queueFull(HttpServerResponse response) {
+        try {
+            return response.writeQueueFull();
+        } catch (IllegalStateException ended) {
+            return false; // the next look sees it ended and stops
+        }
     }
 }
