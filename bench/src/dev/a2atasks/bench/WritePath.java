@@ -64,7 +64,7 @@ final class WritePath {
         return String.format("%.0f%%", 100 * s.requestsPerSecond() / floor.requestsPerSecond());
     }
 
-    private static Callable<?> send(Clients clients, String bearer, boolean returnImmediately) {
+    static Callable<?> send(Clients clients, String bearer, boolean returnImmediately) {
         Clients.Grpc grpc = clients.new Grpc(bearer);
         return new Clients.Request() {
             @Override
