@@ -634,9 +634,12 @@ public final class Bench {
             startups(table, "JDK 25, no migration", serverless, runs, log -> Service.start(JDK25, List.of(), serverless, log));
             Path cache = OUT.resolve("app.aot").toAbsolutePath();
             Files.deleteIfExists(cache);
-            ProcessBuilder trainer = new ProcessBuilder("bash", "src/main/docker/aot-train.sh", cache.toString(), JDK25.toString(), "-jar",
-                    Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString())
-                    .redirectErrorStream(true).redirectOutput(OUT.resolve("service-aot-training.log").toFile());
+            // From the application's directory, with the jar's relative name: the class path the
+            // measured starts use (Service.start), as the image trains and runs from /deployments.
+            ProcessBuilder trainer = new ProcessBuilder("bash", Path.of("src/main/docker/aot-train.sh").toAbsolutePath().toString(),
+                    cache.toString(), JDK25.toString(), "-jar", "quarkus-run.jar")
+                    .directory(Path.of("target/quarkus-app").toFile()).redirectErrorStream(true)
+                    .redirectOutput(OUT.resolve("service-aot-training.log").toAbsolutePath().toFile());
             // Trained on the request path against this database, as Dockerfile.jvm trains against its scratch one.
             trainer.environment().put("AOT_TRAINING_DB_URL", env.get("QUARKUS_DATASOURCE_REACTIVE_URL"));
             trainer.environment().put("AOT_TRAINING_DB_USER", env.get("QUARKUS_DATASOURCE_USERNAME"));

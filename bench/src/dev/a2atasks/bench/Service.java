@@ -37,20 +37,26 @@ final class Service implements AutoCloseable {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(java.toString()));
         command.addAll(jvmFlags);
-        command.addAll(List.of("-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1", "-jar",
-                Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString()));
-        return start(command, port, env, log);
+        // Run from the application's directory with the jar's relative name, as a container does
+        // from /deployments: the AppCDS archive Quarkus writes records that class path, and the
+        // JVM refuses the archive for any other (it did for an absolute path, silently).
+        command.addAll(List.of("-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1", "-jar", "quarkus-run.jar"));
+        return start(command, port, env, log, APPLICATION.toFile());
     }
+
+    private static final Path APPLICATION = Path.of("target/quarkus-app").toAbsolutePath();
 
     /** Starts the native executable (same configuration, as system properties) and waits for its first answer. */
     static Service startNative(Path executable, Map<String, String> env, Path log) throws Exception {
         int port = freePort();
         return start(List.of(executable.toAbsolutePath().toString(), "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1"),
-                port, env, log);
+                port, env, log, null);
     }
 
-    private static Service start(List<String> command, int port, Map<String, String> env, Path log) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    private static Service start(List<String> command, int port, Map<String, String> env, Path log, java.io.File directory)
+            throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toAbsolutePath().toFile())
+                .directory(directory);
         builder.environment().putAll(env);
         long t0 = System.nanoTime();
         Process process = builder.start();

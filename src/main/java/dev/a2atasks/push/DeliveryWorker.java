@@ -132,6 +132,9 @@ public class DeliveryWorker {
     }
 
     private void run() {
+        // The first look waits one poll interval (or the first notice): made at once, its queries
+        // (and Hibernate's first parse of them) would take a core from the replica's start-up.
+        sleep();
         while (!stopping || inFlight.get() > 0) {
             try {
                 boolean busy = recordFinished();

@@ -38,6 +38,8 @@ public class SecretRotation {
         this.settings = settings;
     }
 
+    private static final java.time.Duration FIRST_PASS_AFTER = java.time.Duration.ofSeconds(10);
+
     void start(@Observes StartupEvent ignored) {
         if (!settings.enabled()) {
             return;
@@ -47,7 +49,9 @@ public class SecretRotation {
             thread.setDaemon(true);
             return thread;
         });
-        timer.scheduleWithFixedDelay(this::pass, 0, settings.resealInterval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        // The first pass comes shortly after start-up, not during it (it would take a core from it).
+        long first = Math.min(settings.resealInterval().toMillis(), FIRST_PASS_AFTER.toMillis());
+        timer.scheduleWithFixedDelay(this::pass, first, settings.resealInterval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     void stop(@Observes ShutdownEvent ignored) {
