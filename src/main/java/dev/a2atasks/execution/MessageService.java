@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.concurrent.Executor;
@@ -18,7 +19,6 @@ import dev.a2atasks.proto.v1.SendMessageRequest;
 import dev.a2atasks.proto.v1.SendMessageResponse;
 import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.TaskState;
-import dev.a2atasks.protocol.CallContext;
 import dev.a2atasks.push.PushConfigs;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.RequestValidator;
@@ -73,9 +73,9 @@ public class MessageService {
         this.poll = poll;
     }
 
-    public Uni<SendMessageResponse> send(CallContext call, SendMessageRequest request) {
+    public Uni<SendMessageResponse> send(Caller caller, Set<String> extensions, SendMessageRequest request) {
         Context context = Vertx.currentContext();
-        return start(call, request).chain(started -> {
+        return start(caller, extensions, request).chain(started -> {
             Uni<String> settled = started.command().returnImmediately() ? Uni.createFrom().nullItem()
                     : awaitSettled(started, Instant.now().plus(blockingTimeout), onContext(context));
             // A direct reply leaves the task COMPLETED and is known once the agent's run ends, right after
@@ -101,9 +101,9 @@ public class MessageService {
      * answers with a direct reply makes the stream that one Message, as blocking SendMessage
      * returns it.
      */
-    public Multi<StreamResponse> sendStreaming(CallContext call, SendMessageRequest request) {
+    public Multi<StreamResponse> sendStreaming(Caller caller, Set<String> extensions, SendMessageRequest request) {
         Context context = Vertx.currentContext();
-        return start(call, request).onItem().transformToMulti(started -> {
+        return start(caller, extensions, request).onItem().transformToMulti(started -> {
             AgentRunner.Execution execution = started.execution();
             Uni<Message> reply = execution == null ? Uni.createFrom().nullItem()
                     : Uni.createFrom().completionStage(() -> execution.firstUpdate.copy())
@@ -135,9 +135,8 @@ public class MessageService {
     private record Started(Caller caller, SendMessageCommand command, TaskStore.Accepted task, AgentRunner.Execution execution) {
     }
 
-    private Uni<Started> start(CallContext call, SendMessageRequest request) {
+    private Uni<Started> start(Caller caller, Set<String> extensions, SendMessageRequest request) {
         SendMessageCommand command = validator.sendMessage(request);
-        Caller caller = call.caller();
         if (!command.tenant().isEmpty() && !command.tenant().equals(caller.tenant())) {
             // Writing is never done in a scope other than the caller's; a task there is as unknown as any other.
             return Uni.createFrom().failure(command.taskId() != null ? new A2AException.TaskNotFound(command.taskId())
@@ -161,7 +160,7 @@ public class MessageService {
                         .onFailure(TaskStore::isOriginConflict).recoverWithUni(() -> store.originOf(caller, message.getMessageId()))
                 : store.continueWith(caller, taskId, command.contextId(), message, runner.lease(), config, push.maxPerTask()));
         Uni<Started> started = accepted.onFailure().invoke(admission::release).map(task -> {
-            AgentRunner.Execution execution = runner.start(caller, task, command.acceptedOutputModes(), List.copyOf(call.extensions()),
+            AgentRunner.Execution execution = runner.start(caller, task, command.acceptedOutputModes(), List.copyOf(extensions),
                     admission);
             return new Started(caller, command, task, execution != null && execution.inputSeq() == task.inputSeq() ? execution : null);
         });
@@ -178,9 +177,8 @@ public class MessageService {
         return Uni.createFrom().emitter(emitter -> write.subscribe().with(emitter::complete, emitter::fail));
     }
 
-    public Uni<TaskView> cancel(CallContext call, CancelTaskRequest request) {
+    public Uni<TaskView> cancel(Caller caller, CancelTaskRequest request) {
         String id = validator.taskId(request.getTenant(), request.getId());
-        Caller caller = call.caller();
         if (!request.getTenant().isEmpty() && !request.getTenant().equals(caller.tenant())) {
             return Uni.createFrom().failure(new A2AException.TaskNotFound(id));
         }

@@ -9,7 +9,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.proto.v1.StreamResponse;
-import dev.a2atasks.protocol.CallContext;
 import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.RequestValidator;
@@ -62,12 +61,12 @@ public class TaskStreams {
     }
 
     /** SubscribeToTask: the caller's task that is not terminal, followed live. */
-    public Multi<StreamResponse> subscribe(CallContext call, SubscribeToTaskRequest request) {
+    public Multi<StreamResponse> subscribe(Caller caller, SubscribeToTaskRequest request) {
         String id = validator.taskId(request.getTenant(), request.getId());
-        if (!request.getTenant().isEmpty() && !request.getTenant().equals(call.caller().tenant())) {
+        if (!request.getTenant().isEmpty() && !request.getTenant().equals(caller.tenant())) {
             return Multi.createFrom().failure(new A2AException.TaskNotFound(id));
         }
-        return follow(call.caller(), request.getTenant(), id, OptionalInt.empty(), true, ANY_RUN);
+        return follow(caller, request.getTenant(), id, OptionalInt.empty(), true, ANY_RUN);
     }
 
     /** For {@link #follow}: the stream closes when any run ends its turn (SubscribeToTask). */

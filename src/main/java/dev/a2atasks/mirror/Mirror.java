@@ -97,6 +97,11 @@ public class Mirror {
     public record SyncResult(boolean reconciliation, WalkStats stats, int read, int created, int updated, int unchanged,
             int messagesAdded, int gaps, int retired, int pages, Instant fromMark, Instant toMark, Duration skew) {
 
+        /** How long the sync's walk took. */
+        public Duration duration() {
+            return stats.duration();
+        }
+
         /** One log line; every field is what this sync really did. */
         String summary() {
             return (reconciliation ? "reconciled" : "synced") + ": read=" + read + " pages=" + pages + " created="

@@ -91,22 +91,22 @@ public class RequestHandler implements A2AOperations {
 
     @Override
     public Uni<SendMessageResponse> sendMessage(CallContext call, SendMessageRequest request) {
-        return call(call, A2AMethod.SEND_MESSAGE, RequestClass.WRITE, () -> messages.send(call, request));
+        return call(call, A2AMethod.SEND_MESSAGE, RequestClass.WRITE, () -> messages.send(call.caller(), call.extensions(), request));
     }
 
     @Override
     public Multi<StreamResponse> sendStreamingMessage(CallContext call, SendMessageRequest request) {
-        return stream(call, A2AMethod.SEND_STREAMING_MESSAGE, RequestClass.WRITE, () -> messages.sendStreaming(call, request));
+        return stream(call, A2AMethod.SEND_STREAMING_MESSAGE, RequestClass.WRITE, () -> messages.sendStreaming(call.caller(), call.extensions(), request));
     }
 
     @Override
     public Uni<TaskView> cancelTask(CallContext call, CancelTaskRequest request) {
-        return call(call, A2AMethod.CANCEL_TASK, RequestClass.WRITE, () -> messages.cancel(call, request));
+        return call(call, A2AMethod.CANCEL_TASK, RequestClass.WRITE, () -> messages.cancel(call.caller(), request));
     }
 
     @Override
     public Multi<StreamResponse> subscribeToTask(CallContext call, SubscribeToTaskRequest request) {
-        return stream(call, A2AMethod.SUBSCRIBE_TO_TASK, RequestClass.OTHER, () -> streams.subscribe(call, request));
+        return stream(call, A2AMethod.SUBSCRIBE_TO_TASK, RequestClass.OTHER, () -> streams.subscribe(call.caller(), request));
     }
 
     @Override

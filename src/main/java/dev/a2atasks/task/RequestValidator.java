@@ -1,5 +1,6 @@
 package dev.a2atasks.task;
 
+import dev.a2atasks.task.read.ListTasksQuery;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +26,18 @@ import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.time.Timestamps;
 import dev.a2atasks.validation.Grammar;
 import jakarta.enterprise.context.ApplicationScoped;
+
+import static dev.a2atasks.task.FieldRules.blankToNull;
+import static dev.a2atasks.task.FieldRules.boundedText;
+import static dev.a2atasks.task.FieldRules.eachText;
+import static dev.a2atasks.task.FieldRules.historyLength;
+import static dev.a2atasks.task.FieldRules.pageSize;
+import static dev.a2atasks.task.FieldRules.pageToken;
+import static dev.a2atasks.task.FieldRules.pushConfigFields;
+import static dev.a2atasks.task.FieldRules.required;
+import static dev.a2atasks.task.FieldRules.state;
+import static dev.a2atasks.task.FieldRules.structured;
+import static dev.a2atasks.task.FieldRules.text;
 
 /**
  * Turns typed parameters into a query or an invalid-params error naming every bad field, in field
@@ -152,7 +165,7 @@ public class RequestValidator {
             }
         }
         PushConfigCommand push = configuration.hasTaskPushNotificationConfig()
-                ? pushConfig(v, configuration.getTaskPushNotificationConfig(), "configuration.taskPushNotificationConfig.", false)
+                ? pushConfigFields(v, configuration.getTaskPushNotificationConfig(), "configuration.taskPushNotificationConfig.", false)
                 : null;
         v.throwIfAny();
         return new SendMessageCommand(tenant == null ? "" : tenant, taskId, contextId, message,
@@ -167,7 +180,7 @@ public class RequestValidator {
     /** CreateTaskPushNotificationConfig (spec §3.1.7): the task is named, the URL is required. */
     public PushConfigCommand pushConfig(TaskPushNotificationConfig config) {
         Violations v = new Violations(List.of());
-        PushConfigCommand command = pushConfig(v, config, "", true);
+        PushConfigCommand command = pushConfigFields(v, config, "", true);
         v.throwIfAny();
         return command;
     }
@@ -191,93 +204,6 @@ public class RequestValidator {
         String token = pageToken(v, pageToken);
         v.throwIfAny();
         return new PushConfigQuery(t == null ? "" : t, task, null, size == null ? DEFAULT_PAGE_SIZE : size, token);
-    }
-
-    private static PushConfigCommand pushConfig(Violations v, TaskPushNotificationConfig config, String prefix, boolean taskRequired) {
-        String tenant = boundedText(v, prefix + "tenant", config.getTenant());
-        String taskId = taskRequired ? required(v, prefix + "taskId", config.getTaskId())
-                : boundedText(v, prefix + "taskId", config.getTaskId());
-        String id = boundedText(v, prefix + "id", config.getId());
-        java.net.URI url = webhookUrl(v, prefix + "url", config.getUrl());
-        String scheme = null;
-        String credentials = null;
-        if (config.hasAuthentication()) {
-            String field = prefix + "authentication.scheme";
-            scheme = blankToNull(config.getAuthentication().getScheme());
-            if (scheme == null) {
-                v.add(new FieldViolation(field, field + " is required when authentication is given"));
-            } else if (scheme.length() > 64 || !Grammar.isHttpToken(scheme)) {
-                v.add(new FieldViolation(field, field + " must be an HTTP authentication scheme name such as Bearer or Basic"));
-                scheme = null;
-            }
-            credentials = headerSecret(v, prefix + "authentication.credentials", config.getAuthentication().getCredentials());
-        }
-        String token = headerSecret(v, prefix + "token", config.getToken());
-        return url == null ? null : new PushConfigCommand(tenant == null ? "" : tenant, taskId, id, url, scheme, credentials, token);
-    }
-
-    /**
-     * An absolute http or https URL with a host and no user info (credentials in a URL would end
-     * up in logs; they belong in {@code authentication}). Whether its host may be called is
-     * decided on its addresses, by the push package, at registration and again at delivery.
-     */
-    private static java.net.URI webhookUrl(Violations v, String field, String value) {
-        String text = text(v, field, value);
-        if (text == null) {
-            if (!v.has(field)) {
-                v.add(new FieldViolation(field, field + " is required"));
-            }
-            return null;
-        }
-        String shape = field + " must be an absolute http or https URL with a host, at most " + MAX_URL_CHARS + " characters";
-        if (text.length() > MAX_URL_CHARS || Grammar.hasControlCharacter(text)) {
-            v.add(new FieldViolation(field, shape));
-            return null;
-        }
-        java.net.URI url;
-        try {
-            url = new java.net.URI(text);
-        } catch (java.net.URISyntaxException e) {
-            v.add(new FieldViolation(field, shape));
-            return null;
-        }
-        String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https")) {
-            v.add(new FieldViolation(field, field + " must use http or https"));
-            return null;
-        }
-        if (url.getHost() == null || url.getHost().isEmpty() || url.isOpaque()) {
-            v.add(new FieldViolation(field, shape));
-            return null;
-        }
-        if (url.getRawUserInfo() != null) {
-            v.add(new FieldViolation(field, field + " must not carry user info; put credentials in authentication"));
-            return null;
-        }
-        if (url.getPort() != -1 && (url.getPort() < 1 || url.getPort() > 65535)) { // -1: none given, the scheme's
-            v.add(new FieldViolation(field, field + " must name a port from 1 to 65535, or none"));
-            return null;
-        }
-        return url;
-    }
-
-    /** Optional text that will be sent as a header value. Never echoed: it is a secret. */
-    private static String headerSecret(Violations v, String field, String value) {
-        String text = text(v, field, value);
-        if (text != null && (text.length() > MAX_SECRET_CHARS || !Grammar.isHeaderValue(text))) {
-            v.add(new FieldViolation(field, field + " must be at most " + MAX_SECRET_CHARS
-                    + " characters of visible ASCII (spaces inside only): it is sent as an HTTP header"));
-            return null;
-        }
-        return text;
-    }
-
-    private static String required(Violations v, String field, String value) {
-        String text = boundedText(v, field, value);
-        if (text == null && !v.has(field)) {
-            v.add(new FieldViolation(field, field + " is required"));
-        }
-        return text;
     }
 
     /** ListTaskMessages (history-paging extension): messages per page when the request sets none, and at most. */
@@ -348,54 +274,6 @@ public class RequestValidator {
         return value;
     }
 
-    private static void eachText(Violations v, String field, List<String> values) {
-        for (int i = 0; i < values.size(); i++) {
-            text(v, field + "[" + i + "]", values.get(i));
-        }
-    }
-
-    /**
-     * Every key, string and number inside a JSON value: PostgreSQL's jsonb refuses {@code \u0000}
-     * just as text refuses NUL, so metadata and data parts meet the same grammar as every other
-     * text; and a JSON value holds finite numbers only.
-     */
-    private static void structured(Violations v, String field, Value value) {
-        String problem = structureProblem(field, value);
-        if (problem != null) {
-            v.add(new FieldViolation(field, problem)); // named by its field, never by a key the caller chose
-        }
-    }
-
-    private static String structureProblem(String field, Value value) {
-        switch (value.getKindCase()) {
-            case STRING_VALUE:
-                return Grammar.textProblem(field, value.getStringValue());
-            case NUMBER_VALUE: // JSON has no NaN or Infinity: a gRPC double can carry them, a JSON 1e400 overflows to one
-                return Double.isFinite(value.getNumberValue()) ? null : field + " must hold finite numbers only (no NaN or Infinity)";
-            case STRUCT_VALUE:
-                for (var entry : value.getStructValue().getFieldsMap().entrySet()) {
-                    String problem = Grammar.textProblem(field, entry.getKey());
-                    if (problem == null) {
-                        problem = structureProblem(field, entry.getValue());
-                    }
-                    if (problem != null) {
-                        return problem;
-                    }
-                }
-                return null;
-            case LIST_VALUE:
-                for (Value inner : value.getListValue().getValuesList()) {
-                    String problem = structureProblem(field, inner);
-                    if (problem != null) {
-                        return problem;
-                    }
-                }
-                return null;
-            default:
-                return null;
-        }
-    }
-
     /** "status must be one of …": a name or number this service does not know. */
     static FieldViolation unknownState() {
         return new FieldViolation("status", "status must be one of " + STATE_LIST);
@@ -411,113 +289,5 @@ public class RequestValidator {
 
     private int effectiveHistory(Integer requested, int defaultLength) {
         return Math.min(requested == null ? defaultLength : requested, history.maxLength());
-    }
-
-    /** TASK_STATE_UNSPECIFIED is the proto default: no filter. */
-    private static TaskState state(Violations v, Optional<TaskState> value) {
-        if (value.isEmpty() || value.get() == TaskState.TASK_STATE_UNSPECIFIED) {
-            return null;
-        }
-        if (value.get() == TaskState.UNRECOGNIZED) {
-            v.add(unknownState());
-            return null;
-        }
-        return value.get();
-    }
-
-    private static Integer pageSize(Violations v, OptionalInt value) {
-        if (value.isEmpty()) {
-            return null;
-        }
-        int size = value.getAsInt();
-        if (size < 1 || size > MAX_PAGE_SIZE) {
-            v.add(new FieldViolation("pageSize", outOfRange("pageSize", 1, MAX_PAGE_SIZE, Integer.toString(size))));
-            return null;
-        }
-        return size;
-    }
-
-    private static Integer historyLength(Violations v, OptionalInt value) {
-        if (value.isEmpty()) {
-            return null;
-        }
-        if (value.getAsInt() < 0) {
-            v.add(negativeHistory(Integer.toString(value.getAsInt())));
-            return null;
-        }
-        return value.getAsInt();
-    }
-
-    private static String pageToken(Violations v, String value) {
-        String token = text(v, PageTokenCodec.FIELD, value);
-        if (token != null && token.length() > PageTokenCodec.MAX_TOKEN_CHARS) {
-            v.add(new FieldViolation(PageTokenCodec.FIELD, "pageToken is malformed"));
-            return null;
-        }
-        return token;
-    }
-
-    private static String boundedText(Violations v, String field, String value) {
-        value = blankToNull(value);
-        if (value != null && value.length() > MAX_ID_CHARS) {
-            v.add(new FieldViolation(field, field + " must be at most " + MAX_ID_CHARS + " characters"));
-            return null;
-        }
-        return text(v, field, value);
-    }
-
-    /** Text that PostgreSQL can store and UTF-8 can carry, or null (absent, or refused and recorded). */
-    private static String text(Violations v, String field, String value) {
-        value = blankToNull(value);
-        String problem = Grammar.textProblem(field, value);
-        if (problem != null) {
-            v.add(new FieldViolation(field, problem));
-            return null;
-        }
-        return value;
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isEmpty() ? null : value;
-    }
-
-    /**
-     * The violations of one request in field order: a field the binding could not decode is
-     * reported as such, and its typed check is skipped (there is no typed value to check).
-     */
-    private static final class Violations {
-        private final List<FieldViolation> undecodable;
-        private final List<FieldViolation> found = new ArrayList<>();
-
-        Violations(List<FieldViolation> undecodable) {
-            this.undecodable = undecodable;
-        }
-
-        <T> T check(String field, java.util.function.Supplier<T> typedCheck) {
-            if (undecodable.isEmpty()) {
-                return typedCheck.get(); // the usual case, on every request: no stream per field
-            }
-            List<FieldViolation> mine = undecodable.stream().filter(u -> u.field().equals(field)).toList();
-            if (!mine.isEmpty()) {
-                found.addAll(mine);
-                return null;
-            }
-            return typedCheck.get();
-        }
-
-        void add(FieldViolation violation) {
-            found.add(violation);
-        }
-
-        boolean has(String field) {
-            return found.stream().anyMatch(f -> f.field().equals(field));
-        }
-
-        void throwIfAny() {
-            undecodable.stream().filter(u -> !found.contains(u)).forEach(found::add); // a field no check names
-            if (!found.isEmpty()) {
-                throw A2AException.invalidParams(found);
-            }
-        }
     }
 }

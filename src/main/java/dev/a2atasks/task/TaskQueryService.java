@@ -1,5 +1,6 @@
 package dev.a2atasks.task;
 
+import dev.a2atasks.task.read.ListTasksQuery;
 import java.util.List;
 import java.util.Map;
 

@@ -1,5 +1,6 @@
 package dev.a2atasks.task;
 
+import dev.a2atasks.task.read.ListTasksQuery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

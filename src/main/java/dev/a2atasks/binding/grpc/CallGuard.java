@@ -1,6 +1,6 @@
 package dev.a2atasks.binding.grpc;
 
-import dev.a2atasks.binding.json.HttpLimitsConfig;
+import dev.a2atasks.binding.http.HttpLimitsConfig;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,7 @@
 package dev.a2atasks.binding.json;
 
+import dev.a2atasks.binding.http.StallWatch;
+import dev.a2atasks.binding.http.HttpLimitsConfig;
 import java.util.function.Function;
 
 import io.smallrye.mutiny.Multi;

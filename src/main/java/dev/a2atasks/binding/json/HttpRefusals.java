@@ -1,5 +1,7 @@
 package dev.a2atasks.binding.json;
 
+import dev.a2atasks.binding.http.GrpcRequests;
+import dev.a2atasks.binding.http.HttpLimitsConfig;
 import java.util.Optional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -69,7 +71,7 @@ public class HttpRefusals {
 
     private void enforceLimits(RoutingContext context) {
         HttpServerRequest request = context.request();
-        if (isGrpc(request)) {
+        if (GrpcRequests.isGrpc(request)) {
             context.next();
             return;
         }
@@ -158,10 +160,5 @@ public class HttpRefusals {
     /** The JSON-RPC endpoint: its callers read JSON-RPC error objects, whatever refused them. */
     private static boolean isJsonRpc(HttpServerRequest request) {
         return request.method() == io.vertx.core.http.HttpMethod.POST && "/".equals(request.path());
-    }
-
-    static boolean isGrpc(HttpServerRequest request) {
-        String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
-        return type != null && type.startsWith("application/grpc");
     }
 }

@@ -1,5 +1,6 @@
 package dev.a2atasks.binding.jsonrpc;
 
+import dev.a2atasks.binding.http.HttpLimitsConfig;
 import java.util.Locale;
 
 import dev.a2atasks.binding.json.EventStream;
@@ -28,9 +29,9 @@ public class JsonRpcEventRoute {
 
     private final JsonRpcResource endpoint;
 
-    private final dev.a2atasks.binding.json.HttpLimitsConfig limits;
+    private final HttpLimitsConfig limits;
 
-    JsonRpcEventRoute(JsonRpcResource endpoint, dev.a2atasks.binding.json.HttpLimitsConfig limits) {
+    JsonRpcEventRoute(JsonRpcResource endpoint, HttpLimitsConfig limits) {
         this.limits = limits;
         this.endpoint = endpoint;
     }

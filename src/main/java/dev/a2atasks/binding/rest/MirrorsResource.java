@@ -63,7 +63,7 @@ public class MirrorsResource {
         json.put("gaps", result.gaps());
         json.put("retired", result.retired());
         json.put("mark", String.valueOf(result.toMark()));
-        json.put("durationMs", result.stats().duration().toMillis());
+        json.put("durationMs", result.duration().toMillis());
         return json;
     }
 }

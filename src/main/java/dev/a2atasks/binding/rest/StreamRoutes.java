@@ -1,5 +1,6 @@
 package dev.a2atasks.binding.rest;
 
+import dev.a2atasks.binding.http.HttpLimitsConfig;
 import java.nio.charset.StandardCharsets;
 
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -45,9 +46,9 @@ public class StreamRoutes {
     private final A2AOperations port;
     private final Failures failures;
 
-    private final dev.a2atasks.binding.json.HttpLimitsConfig limits;
+    private final HttpLimitsConfig limits;
 
-    StreamRoutes(Admission admission, A2AOperations port, Failures failures, dev.a2atasks.binding.json.HttpLimitsConfig limits) {
+    StreamRoutes(Admission admission, A2AOperations port, Failures failures, HttpLimitsConfig limits) {
         this.limits = limits;
         this.admission = admission;
         this.port = port;

@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.db.PooledStatements;
 import dev.a2atasks.paging.PageCursor;
-import dev.a2atasks.task.ListTasksQuery;
 import dev.a2atasks.time.Timestamps;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -1,4 +1,4 @@
-package dev.a2atasks.binding.json;
+package dev.a2atasks.binding.http;
 
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -44,7 +44,7 @@ class GrpcStreamStalls {
     }
 
     private void watch(RoutingContext context) {
-        if (STREAMING_PATHS.contains(context.request().path()) && HttpRefusals.isGrpc(context.request())) {
+        if (STREAMING_PATHS.contains(context.request().path()) && GrpcRequests.isGrpc(context.request())) {
             StallWatch.start(context, limits.maxStreamStall(), () -> {
                 LOG.infof("Cut off a gRPC stream whose client read nothing for %s (%s)", limits.maxStreamStall(),
                         context.request().path());

@@ -1,4 +1,4 @@
-package dev.a2atasks.task;
+package dev.a2atasks.task.read;
 
 import java.time.Instant;
 

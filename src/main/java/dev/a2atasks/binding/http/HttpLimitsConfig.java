@@ -1,4 +1,4 @@
-package dev.a2atasks.binding.json;
+package dev.a2atasks.binding.http;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
