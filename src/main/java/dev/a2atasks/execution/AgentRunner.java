@@ -8,41 +8,33 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.jobs.PeriodicJob;
 import dev.a2atasks.agent.AgentExecutor;
 import dev.a2atasks.agent.AgentRequest;
 import dev.a2atasks.agent.TaskUpdater;
 import dev.a2atasks.db.Instance;
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.error.A2AException;
-import dev.a2atasks.proto.v1.Artifact;
 import dev.a2atasks.proto.v1.Message;
-import dev.a2atasks.proto.v1.Part;
-import dev.a2atasks.proto.v1.Role;
-import dev.a2atasks.proto.v1.TaskState;
-import dev.a2atasks.proto.v1.TaskStatus;
+import dev.a2atasks.task.store.Lease;
+import dev.a2atasks.task.store.Run;
 import dev.a2atasks.task.store.RunLeases;
-import dev.a2atasks.task.store.TaskStates;
+import dev.a2atasks.task.store.RunWrites;
 import dev.a2atasks.task.store.TaskStore;
-import io.quarkus.vertx.VertxContextSupport;
-import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Runs the {@link AgentExecutor}, one run per user message, on a bounded pool of worker threads
- * ({@code a2a.agent.max-concurrency}). A run is what the store handed out ({@link TaskStore.Run}):
+ * ({@code a2a.agent.max-concurrency}). A run is what the store handed out ({@link Run}):
  * a fencing token that owns the task, with a lease (this process, {@code a2a.agent.lease})
  * renewed every third of it. Every write of the run carries the token, so a run that was canceled,
  * taken over or has ended its turn cannot write; at most one run owns a task at any time, on any
@@ -58,14 +50,14 @@ public class AgentRunner {
     private static final Logger LOG = Logger.getLogger(AgentRunner.class);
 
     private final AgentExecutor agent;
-    private final TaskStore store;
+    private final RunWrites runs;
     private final RunLeases leases;
     private final TaskSignals signals;
     private final ThreadPoolExecutor workers;
     private final Map<Long, Execution> running = new ConcurrentHashMap<>();
-    private final TaskStore.Lease lease;
+    private final Lease lease;
     private final Duration writeTimeout;
-    private final ScheduledExecutorService renewal;
+    private final PeriodicJob renewal;
 
     /** Runs admitted here and not yet ended (queued or running), and the bytes of their input messages. */
     private final AtomicInteger held = new AtomicInteger();
@@ -73,7 +65,7 @@ public class AgentRunner {
     private final int maxQueued;
     private final long maxQueuedBytes;
 
-    AgentRunner(AgentExecutor agent, TaskStore store, RunLeases leases, TaskSignals signals, Instance instance,
+    AgentRunner(AgentExecutor agent, RunWrites runs, RunLeases leases, TaskSignals signals, Instance instance,
             @ConfigProperty(name = "a2a.agent.max-concurrency", defaultValue = "32") int maxConcurrency,
             @ConfigProperty(name = "a2a.agent.lease", defaultValue = "30s") Duration leaseDuration,
             @ConfigProperty(name = "a2a.agent.write-timeout", defaultValue = "20s") Duration writeTimeout,
@@ -82,18 +74,12 @@ public class AgentRunner {
         this.maxQueued = maxQueued;
         this.maxQueuedBytes = maxQueuedBytes.asLongValue();
         this.agent = agent;
-        this.store = store;
+        this.runs = runs;
         this.leases = leases;
         this.signals = signals;
-        this.lease = new TaskStore.Lease(instance.id(), leaseDuration);
+        this.lease = new Lease(instance.id(), leaseDuration);
         this.writeTimeout = writeTimeout;
-        this.renewal = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "a2a-lease-renewal");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long every = Math.max(1, leaseDuration.toMillis() / 3);
-        this.renewal.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+        this.renewal = PeriodicJob.every("a2a-lease-renewal", Duration.ofMillis(Math.max(1, leaseDuration.toMillis() / 3)), this::renew);
         AtomicInteger threads = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(maxConcurrency, maxConcurrency, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread thread = new Thread(r, "a2a-agent-" + threads.incrementAndGet());
@@ -142,7 +128,7 @@ public class AgentRunner {
     }
 
     /** The lease a run started here gets: this process, for {@code a2a.agent.lease}. */
-    public TaskStore.Lease lease() {
+    public Lease lease() {
         return lease;
     }
 
@@ -158,7 +144,7 @@ public class AgentRunner {
      */
     public static final class Execution {
         final long taskPk;
-        final TaskStore.Run run;
+        final Run run;
         final AgentRequest request;
         final CompletableFuture<Message> reply = new CompletableFuture<>();
         final CompletableFuture<Void> firstUpdate = new CompletableFuture<>();
@@ -166,7 +152,7 @@ public class AgentRunner {
         /** The run ended its turn itself (a terminal or interrupted state was committed). */
         volatile boolean settled;
 
-        Execution(long taskPk, TaskStore.Run run, AgentRequest request) {
+        Execution(long taskPk, Run run, AgentRequest request) {
             this.taskPk = taskPk;
             this.run = run;
             this.request = request;
@@ -184,7 +170,7 @@ public class AgentRunner {
      */
     public Execution start(Caller caller, TaskStore.Accepted accepted, List<String> acceptedOutputModes, List<String> extensions,
             Admission admission) {
-        TaskStore.Run run = accepted.start();
+        Run run = accepted.start();
         if (run == null) {
             admission.release();
             return null;
@@ -240,7 +226,7 @@ public class AgentRunner {
     private void run(Execution first) {
         Execution execution = first;
         while (execution != null) {
-            TaskStore.Run next = runOnce(execution);
+            Run next = runOnce(execution);
             if (next == null) {
                 return;
             }
@@ -251,8 +237,8 @@ public class AgentRunner {
     }
 
     /** One turn of the agent; answers the run handed over at its end, or null. */
-    private TaskStore.Run runOnce(Execution execution) {
-        Updater updater = new Updater(execution);
+    private Run runOnce(Execution execution) {
+        RunUpdater updater = new RunUpdater(execution, runs, lease, writeTimeout, signals);
         try {
             agent.execute(execution.request, updater);
             if (!execution.settled && !execution.closed) {
@@ -276,7 +262,7 @@ public class AgentRunner {
             execution.firstUpdate.complete(null);
             signals.fire(execution.taskPk);
         }
-        return updater.next;
+        return updater.handedOver();
     }
 
     /** Every third of the lease: the runs still going here keep their tasks; a run that lost its task is stopped. */
@@ -307,122 +293,7 @@ public class AgentRunner {
 
     @PreDestroy
     void shutdown() {
-        renewal.shutdownNow();
+        renewal.stop(Duration.ZERO);
         workers.shutdownNow();
-    }
-
-    /** The agent's view of its task: every call one committed transaction of its run, then a wake-up for waiters. */
-    private final class Updater implements TaskUpdater {
-        private final Execution execution;
-        private final TaskStore.RunRef ref;
-        /** The run the store handed over when this one ended its turn with messages queued. */
-        private volatile TaskStore.Run next;
-
-        Updater(Execution execution) {
-            this.execution = execution;
-            this.ref = new TaskStore.RunRef(execution.request.caller(), execution.request.taskId(), execution.run.id());
-        }
-
-        @Override
-        public void status(TaskState state, String text) {
-            status(state, text == null ? null : Message.newBuilder().addParts(Part.newBuilder().setText(text)).build());
-        }
-
-        @Override
-        public void status(TaskState state, Message message) {
-            TaskStatus.Builder status = TaskStatus.newBuilder().setState(state);
-            if (message != null) {
-                status.setMessage(agentMessage(message));
-            }
-            settle(status.build(), () -> {
-            });
-        }
-
-        @Override
-        public void artifact(Artifact artifact) {
-            write(() -> store.recordArtifact(ref, artifact, false, true), () -> {
-            });
-        }
-
-        @Override
-        public void appendArtifact(String artifactId, String name, List<Part> parts, boolean lastChunk) {
-            Artifact.Builder chunk = Artifact.newBuilder().setArtifactId(artifactId).addAllParts(parts);
-            if (name != null) {
-                chunk.setName(name);
-            }
-            write(() -> store.recordArtifact(ref, chunk.build(), true, lastChunk), () -> {
-            });
-        }
-
-        @Override
-        public void reply(Message message) {
-            Message reply = agentMessage(message);
-            // The reply is known before the wake-up: a waiter that sees COMPLETED must find it.
-            settle(TaskStatus.newBuilder().setState(TaskState.TASK_STATE_COMPLETED).setMessage(reply).build(),
-                    () -> execution.reply.complete(reply));
-        }
-
-        @Override
-        public boolean isClosed() {
-            return execution.closed;
-        }
-
-        /** A status write; one that ends the turn marks the run settled and keeps the run handed over, if any. */
-        private void settle(TaskStatus status, Runnable afterCommit) {
-            TaskStore.Run handedOver = write(() -> store.recordStatus(ref, status, lease), () -> {
-                if (TaskStates.isSettled(status.getState().name())) {
-                    execution.settled = true;
-                }
-                afterCommit.run();
-            });
-            if (handedOver != null) {
-                next = handedOver;
-            }
-        }
-
-        void finishQuietly(String reason) {
-            try {
-                status(TaskState.TASK_STATE_FAILED, reason);
-            } catch (TaskClosedException closed) {
-                // already terminal (canceled meanwhile) or no longer this run's: nothing to finish
-            } catch (RuntimeException e) {
-                LOG.errorf(e, "Could not mark task %s FAILED (its lease expires and the sweeper fails it)", execution.request.taskId());
-            }
-        }
-
-        private Message agentMessage(Message message) {
-            Message.Builder agentMessage = message.toBuilder().setRole(Role.ROLE_AGENT)
-                    .setTaskId(execution.request.taskId()).setContextId(execution.request.contextId());
-            if (agentMessage.getMessageId().isEmpty()) {
-                agentMessage.setMessageId(UUID.randomUUID().toString());
-            }
-            return agentMessage.build();
-        }
-
-        /**
-         * One committed change of this run, waited for at most {@code a2a.agent.write-timeout};
-         * {@code afterCommit} runs before waiters are woken.
-         */
-        private <T> T write(Supplier<Uni<T>> change, Runnable afterCommit) {
-            if (execution.closed) {
-                throw new TaskClosedException("Task " + execution.request.taskId() + " was canceled or is no longer this run's");
-            }
-            T result;
-            try {
-                result = VertxContextSupport.subscribeAndAwait(() -> change.get().ifNoItem().after(writeTimeout)
-                        .failWith(() -> new TimeoutException("The task's update did not commit within " + writeTimeout)));
-            } catch (TaskStore.TaskClosedException closed) {
-                execution.closed = true;
-                throw new TaskClosedException(closed.getMessage());
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable e) {
-                throw new IllegalStateException(e);
-            }
-            afterCommit.run();
-            execution.firstUpdate.complete(null);
-            signals.fire(execution.taskPk);
-            return result;
-        }
     }
 }

@@ -6,7 +6,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.a2atasks.task.store.PushStore;
-import dev.a2atasks.task.store.TaskStore;
+import dev.a2atasks.task.store.TaskEventLog;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
@@ -18,7 +18,7 @@ import jakarta.enterprise.event.Observes;
 
 /**
  * Wake-ups from the other replicas: every committed batch of task events sends a PostgreSQL
- * {@code NOTIFY} on {@value TaskStore#EVENTS_CHANNEL} whose payload is only the task's row key
+ * {@code NOTIFY} on {@value TaskEventLog#EVENTS_CHANNEL} whose payload is only the task's row key
  * (the events themselves stay in the table); this process LISTENs on one dedicated connection,
  * reconnected every second while the database is away, and wakes the streams and blocking sends
  * waiting on that task. A missed notification costs latency only: every waiter also re-reads
@@ -61,7 +61,7 @@ public class EventNotifications {
         user.ifPresent(options::setUser);
         password.ifPresent(options::setPassword);
         subscriber = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> 1_000L);
-        subscriber.channel(TaskStore.EVENTS_CHANNEL).handler(payload -> {
+        subscriber.channel(TaskEventLog.EVENTS_CHANNEL).handler(payload -> {
             try {
                 signals.fire(Long.parseLong(payload));
             } catch (NumberFormatException e) {
@@ -79,14 +79,14 @@ public class EventNotifications {
     private void connect(int attempt) {
         subscriber.connect().onSuccess(ignored -> {
             if (attempt > 1) {
-                LOG.infof("LISTEN %s connected after %d attempts", TaskStore.EVENTS_CHANNEL, attempt);
+                LOG.infof("LISTEN %s connected after %d attempts", TaskEventLog.EVENTS_CHANNEL, attempt);
             }
         }).onFailure(e -> {
             if (stopped) {
                 return;
             }
             if (attempt == 1) {
-                LOG.warnf("LISTEN %s not connected yet (retrying every second): %s", TaskStore.EVENTS_CHANNEL, e.toString());
+                LOG.warnf("LISTEN %s not connected yet (retrying every second): %s", TaskEventLog.EVENTS_CHANNEL, e.toString());
             }
             vertx.setTimer(1_000, id -> {
                 if (!stopped) {

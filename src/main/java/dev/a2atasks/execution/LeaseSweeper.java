@@ -1,15 +1,13 @@
 package dev.a2atasks.execution;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.jobs.PeriodicJob;
 import dev.a2atasks.db.DatabaseAvailability;
-import dev.a2atasks.task.store.TaskStore;
+import dev.a2atasks.task.store.RunWrites;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
@@ -36,17 +34,17 @@ public class LeaseSweeper {
     private static final Logger LOG = Logger.getLogger(LeaseSweeper.class);
     private static final int BATCH = 100;
 
-    private final TaskStore store;
+    private final RunWrites runs;
     private final DatabaseAvailability database;
     private final Duration interval;
     private final Duration lease;
-    private ScheduledExecutorService timer;
+    private PeriodicJob timer;
     private volatile boolean stopping;
 
-    LeaseSweeper(TaskStore store, DatabaseAvailability database,
+    LeaseSweeper(RunWrites runs, DatabaseAvailability database,
             @ConfigProperty(name = "a2a.agent.lease-sweep-interval", defaultValue = "5s") Duration interval,
             @ConfigProperty(name = "a2a.agent.lease", defaultValue = "30s") Duration lease) {
-        this.store = store;
+        this.runs = runs;
         this.database = database;
         this.interval = interval;
         this.lease = lease;
@@ -58,26 +56,14 @@ public class LeaseSweeper {
     }
 
     void start(@Observes StartupEvent ignored) {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "a2a-lease-sweeper");
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.scheduleWithFixedDelay(this::sweep, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        timer = PeriodicJob.every("a2a-lease-sweeper", interval, this::sweep);
     }
 
     /** Lets a sweep in progress finish (its transactions are short) rather than interrupting it mid-commit. */
     void stop(@Observes ShutdownEvent ignored) {
         stopping = true;
         if (timer != null) {
-            timer.shutdown();
-            try {
-                if (!timer.awaitTermination(5, TimeUnit.SECONDS)) {
-                    timer.shutdownNow();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            timer.stop(Duration.ofSeconds(5));
         }
     }
 
@@ -92,7 +78,7 @@ public class LeaseSweeper {
             int failed;
             do {
                 // Bounded like every wait: the database's own timeouts end a stuck statement; this ends the wait for it.
-                failed = VertxContextSupport.subscribeAndAwait(() -> store.failExpiredLeases(BATCH, REASON)
+                failed = VertxContextSupport.subscribeAndAwait(() -> runs.failExpiredLeases(BATCH, REASON)
                         .ifNoItem().after(interval.multipliedBy(6)).fail());
                 total += failed;
             } while (failed == BATCH);

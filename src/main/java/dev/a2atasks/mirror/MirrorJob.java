@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.jobs.PeriodicJob;
 import dev.a2atasks.metrics.ServiceMetrics;
 
 import dev.a2atasks.client.ListingException;
@@ -42,8 +43,6 @@ public class MirrorJob {
     private final ServiceMetrics metrics;
     private final MirrorLeases leases;
     private final Duration lease;
-    /** Renews the leases of syncs in progress; apart from the sync threads, which a long sync occupies. */
-    private ScheduledExecutorService renewals;
 
     MirrorJob(MirrorConfig config, Mirror mirror, ServiceMetrics metrics, MirrorLeases leases,
             @org.eclipse.microprofile.config.inject.ConfigProperty(name = "a2a.mirror-lease", defaultValue = "60s") Duration lease) {
@@ -83,11 +82,6 @@ public class MirrorJob {
         });
         pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // at shutdown only a sync in flight is waited for
         scheduler = pool;
-        renewals = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "a2a-mirror-lease");
-            thread.setDaemon(true);
-            return thread;
-        });
         for (var entry : enabled) {
             MirrorSource source = MirrorSource.of(entry.getKey(), entry.getValue()); // bad settings fail start-up here
             State state = new State(source, entry.getValue().interval());
@@ -216,7 +210,7 @@ public class MirrorJob {
             return Optional.empty();
         }
         long every = Math.max(1, lease.toMillis() / 3);
-        java.util.concurrent.ScheduledFuture<?> renewal = renewals.scheduleWithFixedDelay(() -> {
+        PeriodicJob renewal = PeriodicJob.every("a2a-mirror-lease-" + source.name(), Duration.ofMillis(every), () -> {
             try {
                 if (!leases.take(source.name(), lease)) {
                     LOG.warnf("Mirror %s: its lease was taken over during a sync (the sync outlived %s without renewal)",
@@ -225,11 +219,11 @@ public class MirrorJob {
             } catch (RuntimeException e) {
                 LOG.warnf("Mirror %s: could not renew its lease: %s", source.name(), e.toString());
             }
-        }, every, every, TimeUnit.MILLISECONDS);
+        });
         try {
             return Optional.of(sync.get());
         } finally {
-            renewal.cancel(false);
+            renewal.stop(Duration.ofSeconds(5)); // a renewal in flight ends before the lease is given up
             try {
                 leases.release(source.name());
             } catch (RuntimeException e) {
@@ -258,9 +252,6 @@ public class MirrorJob {
 
     void stop(@Observes ShutdownEvent event) {
         stopping = true;
-        if (renewals != null) {
-            renewals.shutdownNow();
-        }
         mirror.stop(); // a sync in flight ends after its current write, not in the middle of it
         if (scheduler != null) {
             scheduler.shutdown();

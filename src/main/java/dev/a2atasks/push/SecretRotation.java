@@ -2,6 +2,7 @@ package dev.a2atasks.push;
 
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.jobs.PeriodicJob;
 import dev.a2atasks.db.DatabaseAvailability;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -31,7 +32,7 @@ public class SecretRotation {
 
     private final SecretBox secrets;
     private final PushSettings settings;
-    private java.util.concurrent.ScheduledExecutorService timer;
+    private PeriodicJob timer;
 
     SecretRotation(SecretBox secrets, PushSettings settings) {
         this.secrets = secrets;
@@ -44,19 +45,14 @@ public class SecretRotation {
         if (!settings.enabled()) {
             return;
         }
-        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "a2a-push-reseal");
-            thread.setDaemon(true);
-            return thread;
-        });
         // The first pass comes shortly after start-up, not during it (it would take a core from it).
-        long first = Math.min(settings.resealInterval().toMillis(), FIRST_PASS_AFTER.toMillis());
-        timer.scheduleWithFixedDelay(this::pass, first, settings.resealInterval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        java.time.Duration first = settings.resealInterval().compareTo(FIRST_PASS_AFTER) < 0 ? settings.resealInterval() : FIRST_PASS_AFTER;
+        timer = PeriodicJob.start("a2a-push-reseal", first, settings.resealInterval(), this::pass);
     }
 
     void stop(@Observes ShutdownEvent ignored) {
         if (timer != null) {
-            timer.shutdownNow();
+            timer.stop(java.time.Duration.ZERO); // a pass stopped mid-way is resumed by the next start's
         }
     }
 

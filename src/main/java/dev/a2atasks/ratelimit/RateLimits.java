@@ -4,13 +4,11 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jboss.logging.Logger;
 
+import dev.a2atasks.jobs.PeriodicJob;
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.db.DatabaseAvailability;
 import dev.a2atasks.error.A2AException;
@@ -39,7 +37,7 @@ public class RateLimits {
     private final DatabaseAvailability database;
     private final Duration idle;
     private final AtomicBoolean sharedUnreachable = new AtomicBoolean();
-    private ScheduledExecutorService sweeper;
+    private PeriodicJob sweeper;
 
     RateLimits(RateLimitConfig config, SharedBuckets buckets, DatabaseAvailability database) {
         Map<RequestClass, RateLimiter.Limit> limits = limits(config);
@@ -94,23 +92,18 @@ public class RateLimits {
         if (shared == null) {
             return;
         }
-        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "a2a-rate-limit-sweeper");
-            thread.setDaemon(true);
-            return thread;
-        });
-        sweeper.scheduleWithFixedDelay(() -> {
+        sweeper = PeriodicJob.every("a2a-rate-limit-sweeper", SWEEP_INTERVAL, () -> {
             try {
                 VertxContextSupport.subscribeAndAwait(() -> buckets.forgetIdle(idle));
             } catch (Throwable e) {
                 LOG.debugf("Idle rate-limit buckets not swept this time: %s", e.getMessage());
             }
-        }, SWEEP_INTERVAL.toMillis(), SWEEP_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        });
     }
 
     void stop(@Observes ShutdownEvent ignored) {
         if (sweeper != null) {
-            sweeper.shutdown(); // a sweep in progress is one short DELETE: let it end, never interrupt it mid-commit
+            sweeper.stop(Duration.ofSeconds(2)); // a sweep in progress is one short DELETE: let it end rather than cut it
         }
     }
 

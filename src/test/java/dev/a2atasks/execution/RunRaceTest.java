@@ -33,7 +33,10 @@ import dev.a2atasks.proto.v1.TaskStatus;
 import dev.a2atasks.support.BindingTest;
 import dev.a2atasks.support.GrpcChannels;
 import dev.a2atasks.support.Tokens;
-import dev.a2atasks.task.store.TaskStore;
+import dev.a2atasks.task.store.Lease;
+import dev.a2atasks.task.store.RunRef;
+import dev.a2atasks.task.store.RunWrites;
+import dev.a2atasks.task.store.TaskClosedException;
 import io.grpc.StatusRuntimeException;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
@@ -52,7 +55,7 @@ class RunRaceTest extends BindingTest {
     private static final SendMessageConfiguration AT_ONCE = SendMessageConfiguration.newBuilder().setReturnImmediately(true).build();
 
     @Inject
-    TaskStore store;
+    RunWrites runs;
 
     @Test
     void messagesSentDuringARunAreQueuedAndEachGetsItsOwnRunInOrder() throws Exception {
@@ -175,10 +178,10 @@ class RunRaceTest extends BindingTest {
             long events = db.queryLong("SELECT next_event_seq" + where);
 
             Caller caller = new Caller(TENANT, "fence");
-            Throwable refused = assertThrows(Throwable.class, () -> VertxContextSupport.subscribeAndAwait(() -> store.recordStatus(
-                    new TaskStore.RunRef(caller, task.getId(), fenced),
-                    TaskStatus.newBuilder().setState(TaskState.TASK_STATE_COMPLETED).build(), new TaskStore.Lease("test", Duration.ofSeconds(30)))));
-            assertTrue(refused instanceof TaskStore.TaskClosedException, refused.toString());
+            Throwable refused = assertThrows(Throwable.class, () -> VertxContextSupport.subscribeAndAwait(() -> runs.recordStatus(
+                    new RunRef(caller, task.getId(), fenced),
+                    TaskStatus.newBuilder().setState(TaskState.TASK_STATE_COMPLETED).build(), new Lease("test", Duration.ofSeconds(30)))));
+            assertTrue(refused instanceof TaskClosedException, refused.toString());
 
             // The demo agent, fenced out the same way, stops: nothing more is written by it.
             Thread.sleep(1_500);

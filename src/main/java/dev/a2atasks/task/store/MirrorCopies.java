@@ -110,11 +110,11 @@ public class MirrorCopies {
         // First a plain read: a copy equal to the stored task (an idle sync's usual case) ends here.
         return Panache.withSession(() -> stored(owner, source, task)).chain(current -> current != null
                 ? Uni.createFrom().item(current)
-                : Panache.withTransaction(() -> TaskStore.statusTimestampsGiven()
-                        .chain(() -> TaskStore.findLocked(owner, task.getId()))
+                : Panache.withTransaction(() -> TaskRows.statusTimestampsGiven()
+                        .chain(() -> TaskRows.findLocked(owner, task.getId()))
                         .chain(row -> {
                             if (row == null) {
-                                return TaskStore.insert(owner, task, source).replaceWith(
+                                return TaskRows.insert(owner, task, source).replaceWith(
                                         new Upserted(true, false, task.getHistoryCount(), task.getArtifactsCount(), false, false));
                             }
                             if (!copyOf(row, source)) {
@@ -161,7 +161,7 @@ public class MirrorCopies {
                 // A copy without a timestamp keeps the stored one rather than moving on every sync.
                 status = status.toBuilder().setTimestamp(Timestamps.toProto(row.statusTimestamp.toInstant())).build();
             }
-            TaskStore.applyStatus(row, status, now);
+            TaskRows.applyStatus(row, status, now);
         }
         boolean historyStored = row.nextSeq > 0;
         return newMessages(row, task).chain(fresh -> {
@@ -170,7 +170,7 @@ public class MirrorCopies {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (int i = 0; i < fresh.size(); i++) {
                 Message message = i == 0 && gap ? withNote(fresh.get(i), "historyGapBefore", true) : fresh.get(i);
-                MessageEntity entity = TaskStore.toEntity(row.pk, row.nextSeq++, message, now);
+                MessageEntity entity = TaskRows.toEntity(row.pk, row.nextSeq++, message, now);
                 chain = chain.chain(() -> entity.persist()).replaceWithVoid();
             }
             if (!fresh.isEmpty() || taskChanged) {
@@ -193,7 +193,7 @@ public class MirrorCopies {
             return Uni.createFrom().item(0);
         }
         List<String> ids = messages.stream().map(Message::getMessageId).toList();
-        return TaskStore.lockTask(owner, taskId).chain(task -> !copyOf(task, source) ? Uni.createFrom().item(0)
+        return TaskRows.lockTask(owner, taskId).chain(task -> !copyOf(task, source) ? Uni.createFrom().item(0)
                 : MessageEntity.<MessageEntity>list("taskPk = ?1 and messageId in ?2", task.pk, ids)
                 .chain(stored -> {
                     Set<String> held = stored.stream().map(m -> m.messageId).collect(Collectors.toSet());
@@ -202,7 +202,7 @@ public class MirrorCopies {
                     int added = 0;
                     for (Message message : messages) {
                         if (held.add(message.getMessageId())) {
-                            MessageEntity entity = TaskStore.toEntity(task.pk, task.nextSeq++, message, now);
+                            MessageEntity entity = TaskRows.toEntity(task.pk, task.nextSeq++, message, now);
                             chain = chain.chain(() -> entity.persist()).replaceWithVoid();
                             added++;
                         }
@@ -272,7 +272,7 @@ public class MirrorCopies {
                     continue;
                 }
                 written++;
-                ArtifactEntity replacement = TaskStore.toEntity(taskPk, current != null ? current.ord : nextOrd++, artifact);
+                ArtifactEntity replacement = TaskRows.toEntity(taskPk, current != null ? current.ord : nextOrd++, artifact);
                 if (current != null) {
                     current.name = replacement.name;
                     current.description = replacement.description;

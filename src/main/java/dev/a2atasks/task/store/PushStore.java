@@ -33,7 +33,7 @@ public class PushStore {
      */
     @WithTransaction
     public Uni<PushConfigEntity> save(Caller owner, PushConfigEntity config, int maxPerTask) {
-        return TaskStore.lockTask(owner, config.taskId).chain(task -> saveLocked(config, maxPerTask));
+        return TaskRows.lockTask(owner, config.taskId).chain(task -> saveLocked(config, maxPerTask));
     }
 
     /** The same, inside a transaction that already holds the task's lock (SendMessage's). */
@@ -97,7 +97,7 @@ public class PushStore {
         // The task's row lock first, like every change of a task: an event being recorded meanwhile owes
         // a delivery to this registration (an outbox row referencing it), which this delete must not
         // pull from under its insert.
-        return TaskStore.lockTask(owner, taskId).chain(task -> PushConfigEntity.delete(
+        return TaskRows.lockTask(owner, taskId).chain(task -> PushConfigEntity.delete(
                 "tenant = ?1 and owner = ?2 and taskId = ?3 and id = ?4", owner.tenant(), owner.subject(), taskId, id))
                 .replaceWithVoid();
     }

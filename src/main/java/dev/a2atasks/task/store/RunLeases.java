@@ -42,7 +42,7 @@ public class RunLeases {
     }
 
     /** Extends the leases of these runs (task key and run id, pairwise); answers the runs that still own their task. */
-    public Uni<Set<UUID>> renew(TaskStore.Lease lease, List<Long> taskPks, List<UUID> runIds) {
+    public Uni<Set<UUID>> renew(Lease lease, List<Long> taskPks, List<UUID> runIds) {
         if (taskPks.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }

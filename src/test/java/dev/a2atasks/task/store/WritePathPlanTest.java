@@ -62,7 +62,7 @@ class WritePathPlanTest {
     void anArtifactChunkIsOneUpsertThatProbesTheArtifactsKey() throws SQLException {
         // Hibernate's ?n placeholders as a prepared statement's $n.
         String plan = plan("PREPARE chunk(bigint, text, text, text, text, text, text) AS "
-                + TaskStore.APPEND_ARTIFACT.replaceAll("\\?(\\d)", "\\$$1"),
+                + RunWrites.APPEND_ARTIFACT.replaceAll("\\?(\\d)", "\\$$1"),
                 "EXPLAIN EXECUTE chunk(" + pks("'task-1'") + ", 'a1', null, null, '[{\"text\":\"y\"}]', '{}', '[]')", "DEALLOCATE chunk");
         assertTrue(plan.contains("Conflict Arbiter Indexes: artifacts_pkey"), plan);
         assertTrue(plan.matches("(?s).*Index Only Scan.*on artifacts.*"), "the next position from an index: " + plan);

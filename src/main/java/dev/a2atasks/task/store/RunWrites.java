@@ -1,0 +1,174 @@
+package dev.a2atasks.task.store;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.UUID;
+
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+
+import dev.a2atasks.error.A2AException;
+import dev.a2atasks.proto.v1.Artifact;
+import dev.a2atasks.proto.v1.Message;
+import dev.a2atasks.proto.v1.Part;
+import dev.a2atasks.proto.v1.Role;
+import dev.a2atasks.proto.v1.StreamResponse;
+import dev.a2atasks.proto.v1.TaskArtifactUpdateEvent;
+import dev.a2atasks.proto.v1.TaskState;
+import dev.a2atasks.proto.v1.TaskStatus;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+
+/**
+ * The writes of the agent's runs: a run starting on a locked task (its fencing token and lease),
+ * its status and artifact updates, each refused once the run no longer owns the task
+ * ({@link TaskClosedException}), and the end of runs whose lease expired (the sweep). The
+ * renewal of live leases is {@link RunLeases}'.
+ */
+@ApplicationScoped
+public class RunWrites {
+
+    /** The artifact upsert: one statement, whatever the size of what is stored; answers whether it created the artifact. */
+    static final String UPSERT_ARTIFACT = """
+            INSERT INTO artifacts AS a (task_pk, artifact_id, ord, name, description, parts, metadata, extensions)
+            VALUES (?1, ?2, (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = ?1),
+                    ?3, ?4, CAST(CAST(?5 AS text) AS jsonb), CAST(CAST(?6 AS text) AS jsonb), CAST(CAST(?7 AS text) AS jsonb))
+            ON CONFLICT (task_pk, artifact_id) DO UPDATE SET %s
+            RETURNING (a.xmax = 0) AS created""";
+    /** A chunk: its parts go after the stored ones; nothing stored is read back into the service. */
+    static final String APPEND_ARTIFACT = UPSERT_ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts");
+    private static final String REPLACE_ARTIFACT = UPSERT_ARTIFACT.formatted("name = EXCLUDED.name, description = EXCLUDED.description,"
+            + " parts = EXCLUDED.parts, metadata = EXCLUDED.metadata, extensions = EXCLUDED.extensions");
+
+    private final TaskEventLog events;
+
+    RunWrites(TaskEventLog events) {
+        this.events = events;
+    }
+
+    /** A run owns the task and its lease has not expired (an expired one is taken over: its writes are fenced out). */
+    static boolean runGoing(TaskEntity task) {
+        return task.runId != null && task.leaseExpiresAt != null && task.leaseExpiresAt.isAfter(OffsetDateTime.now(ZoneOffset.UTC));
+    }
+
+    /** A new run owns the locked task: a fresh fencing token, the lease, WORKING (an event that names its input). */
+    Uni<Run> startRun(TaskEntity task, Lease lease, long inputSeq, Message input) {
+        Run run = new Run(UUID.randomUUID(), inputSeq, input);
+        task.runId = run.id();
+        task.runInputSeq = inputSeq;
+        task.queuedInputs--;
+        task.leaseOwner = lease.owner();
+        task.leaseExpiresAt = lease.expiry();
+        return events.changeStatus(task, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_WORKING).build()).replaceWith(run);
+    }
+
+    /** The oldest queued message gets a run. Queued messages are the task's last {@code queued_inputs} user messages. */
+    Uni<Run> startQueued(TaskEntity task, Lease lease) {
+        return MessageEntity.<MessageEntity>find("taskPk = ?1 and role = 'ROLE_USER' order by seq desc", task.pk)
+                .page(task.queuedInputs - 1, 1).firstResult()
+                .chain(oldest -> startRun(task, lease, oldest.seq, TaskRows.message(task, oldest)));
+    }
+
+    /**
+     * A run's status update: applied and recorded as an event; an agent message in it is also
+     * appended to the history. A state that ends the run's turn ends its ownership: terminal
+     * (queued messages then stay unanswered in the history) or interrupted, where the oldest
+     * queued message, if any, gets the next run in this same transaction, leased to {@code lease}:
+     * it is returned, for the caller to start. Fails with {@link TaskClosedException} once the
+     * task is terminal or no longer this run's (canceled, taken over, turn ended).
+     */
+    @WithTransaction
+    public Uni<Run> recordStatus(RunRef ref, TaskStatus status, Lease lease) {
+        return lockRunTask(ref).chain(task -> (status.hasMessage() ? TaskRows.appendLocked(task, status.getMessage())
+                : Uni.createFrom().voidItem()).chain(() -> events.changeStatus(task, status)).chain(() -> {
+                    if (!TaskStates.isSettled(task.state)) {
+                        return Uni.createFrom().nullItem();
+                    }
+                    if (task.isTerminal() || task.queuedInputs == 0) {
+                        TaskRows.endRun(task);
+                        return Uni.createFrom().nullItem();
+                    }
+                    return startQueued(task, lease);
+                }));
+    }
+
+    /**
+     * A run's artifact update: a new artifact, a replacement ({@code append} false), or more
+     * parts for one sent before ({@code append} true; created if it was not). Recorded as an
+     * event whose {@code append} is true only when parts were added to a stored artifact, so the
+     * first chunk reads as the artifact's start. One SQL statement writes the artifact.
+     */
+    @WithTransaction
+    public Uni<Void> recordArtifact(RunRef ref, Artifact artifact, boolean append, boolean lastChunk) {
+        return lockRunTask(ref).chain(task -> Panache.getSession().chain(session -> session
+                .createNativeQuery(append ? APPEND_ARTIFACT : REPLACE_ARTIFACT, Boolean.class)
+                .setParameter(1, task.pk)
+                .setParameter(2, artifact.getArtifactId())
+                .setParameter(3, artifact.getName().isEmpty() ? null : artifact.getName())
+                .setParameter(4, artifact.getDescription().isEmpty() ? null : artifact.getDescription())
+                .setParameter(5, ProtoJsonColumns.printParts(artifact.getPartsList()))
+                .setParameter(6, ProtoJsonColumns.printStruct(artifact.getMetadata()))
+                .setParameter(7, ProtoJsonColumns.printStrings(artifact.getExtensionsList()))
+                .getSingleResult())
+                .chain(created -> {
+                    task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
+                    StreamResponse event = StreamResponse.newBuilder().setArtifactUpdate(TaskArtifactUpdateEvent.newBuilder()
+                            .setTaskId(task.id).setContextId(task.contextId).setArtifact(artifact)
+                            .setAppend(append && !created).setLastChunk(lastChunk)).build();
+                    return events.record(task, "ARTIFACT_UPDATE", event, task.runInputSeq);
+                }));
+    }
+
+    /**
+     * Tasks whose lease expired (the process running them died, stalled, or lost the database past
+     * the lease), at most {@code limit} per call, in key order: a run that was working ends FAILED
+     * with a status message saying so, recorded as an event; a task waiting for its client
+     * (INPUT_REQUIRED, AUTH_REQUIRED) only loses the stale lease, it still waits. Returns how many
+     * expired leases were handled.
+     */
+    @WithTransaction
+    public Uni<Integer> failExpiredLeases(int limit, String reason) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        return TaskEntity.<TaskEntity>find("leaseOwner is not null and leaseExpiresAt < ?1 order by pk", now)
+                // Locked, not skipped: a replica sweeping the same rows waits (bounded by lock_timeout),
+                // and PostgreSQL re-checks them after the wait, so it passes over them.
+                .withLock(LockModeType.PESSIMISTIC_WRITE)
+                .page(0, limit).list()
+                .chain(expired -> {
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (TaskEntity task : expired) {
+                        String interrupted = task.leaseOwner;
+                        TaskRows.endRun(task);
+                        if (TaskStates.isSettled(task.state)) {
+                            continue;
+                        }
+                        Message message = Message.newBuilder().setMessageId(UUID.randomUUID().toString())
+                                .setRole(Role.ROLE_AGENT)
+                                .addParts(Part.newBuilder().setText(reason))
+                                .setMetadata(Struct.newBuilder().putFields("interruptedInstance",
+                                        Value.newBuilder().setStringValue(interrupted).build()))
+                                .build();
+                        chain = chain.chain(() -> TaskRows.appendLocked(task, message)).chain(() -> events.changeStatus(task,
+                                TaskStatus.newBuilder().setState(TaskState.TASK_STATE_FAILED).setMessage(message).build()));
+                    }
+                    return chain.replaceWith(expired.size());
+                });
+    }
+
+    /** The task locked for a write of this run: refused once it is terminal or owned by no run or another. */
+    private static Uni<TaskEntity> lockRunTask(RunRef ref) {
+        return TaskRows.lockTask(ref.owner(), ref.taskId())
+                .onFailure(A2AException.TaskNotFound.class).transform(gone -> new TaskClosedException(ref.taskId(), "deleted"))
+                .invoke(task -> {
+                    if (task.isTerminal()) {
+                        throw new TaskClosedException(ref.taskId(), task.state);
+                    }
+                    if (!ref.runId().equals(task.runId)) {
+                        throw new TaskClosedException(ref.taskId());
+                    }
+                });
+    }
+}
