@@ -6,8 +6,9 @@
  * task at a time, each run fenced by its token, and turns its updates into store writes
  * ({@link dev.a2atasks.execution.AgentRunner}), the sweep of expired leases, and in-process
  * wake-ups for callers waiting on a task ({@link dev.a2atasks.execution.TaskSignals}, one
- * {@link dev.a2atasks.execution.TaskWatch} per waiter). May use: agent (the SPI), task (validator,
- * reads, the store), push (a registration sent with a message), protocol (CallContext), auth,
- * db (outages, this replica's identity), error; never a binding.
+ * {@link dev.a2atasks.execution.TaskWatch} per waiter). May use: agent (the SPI), task (the
+ * validator), task.read (reads), task.store (the writers), push (a registration sent with a
+ * message), auth, db (outages, this replica's identity), jobs, metrics, error, proto; never a
+ * binding.
  */
 package dev.a2atasks.execution;

@@ -6,7 +6,8 @@
  * from the outbox ({@link dev.a2atasks.push.DeliveryWorker}, {@link dev.a2atasks.push.Outbox}), each tenant
  * and webhook URL held to its share of a worker ({@link dev.a2atasks.push.DeliveryShares}).
  * The rows themselves are mapped, and written with the task events they follow, in task.store.
- * May use: task (validator, store), paging (key ring, page tokens), auth (Caller), error, db,
- * metrics, the generated proto classes; never a binding, never execution.
+ * May use: task (the validator), task.store (registrations, the outbox), paging (key ring, page
+ * tokens), auth (Caller), error, db, jobs, metrics, the generated proto classes; never a binding,
+ * never execution.
  */
 package dev.a2atasks.push;

@@ -6,7 +6,7 @@
  * simple reads (a task by id, a page's artifacts) go through the entities
  * ({@link dev.a2atasks.task.read.TaskReads}). Every statement starts from the caller's scope.
  * Produces views whose JSON fields are the stored ProtoJSON text, for bindings to copy or parse.
- * May use: auth (Caller), paging (the cursor), the store's entities (read only), time, db (its
- * pooled statements).
+ * May use: auth (Caller), paging (the cursor), task.store (its entities, read only), time, db (its
+ * pooled statements), proto.
  */
 package dev.a2atasks.task.read;
