@@ -94,7 +94,12 @@ class StalledSubscriberTest extends BindingTest {
         long pk = db.insertTask(tenant, "alice", "huge", "ctx", "TASK_STATE_WORKING", Instant.now().minusSeconds(5));
         db.execute("INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts) VALUES (" + pk
                 + ", 'big', 0, 'big', jsonb_build_array(jsonb_build_object('text', repeat('x', 2 * 1024 * 1024))))");
+        // Two connections: HTTP/2 flow control is also per connection, so a stream its client leaves unread
+        // can hold up the other streams of the same connection (the client's own doing); a reader on a
+        // connection of its own must never be cut off.
         io.grpc.ManagedChannel channel = io.grpc.netty.NettyChannelBuilder.forAddress(root.getHost(), root.getPort())
+                .usePlaintext().initialFlowControlWindow(65536).maxInboundMessageSize(8 << 20).build();
+        io.grpc.ManagedChannel readerChannel = io.grpc.netty.NettyChannelBuilder.forAddress(root.getHost(), root.getPort())
                 .usePlaintext().initialFlowControlWindow(65536).maxInboundMessageSize(8 << 20).build();
         try {
             io.grpc.Metadata headers = new io.grpc.Metadata();
@@ -106,7 +111,7 @@ class StalledSubscriberTest extends BindingTest {
             Watched stalled = new Watched(channel.newCall(dev.a2atasks.proto.v1.A2AServiceGrpc.getSubscribeToTaskMethod(),
                     io.grpc.CallOptions.DEFAULT));
             stalled.start(headers, request, 0);
-            Watched reader = new Watched(channel.newCall(dev.a2atasks.proto.v1.A2AServiceGrpc.getSubscribeToTaskMethod(),
+            Watched reader = new Watched(readerChannel.newCall(dev.a2atasks.proto.v1.A2AServiceGrpc.getSubscribeToTaskMethod(),
                     io.grpc.CallOptions.DEFAULT));
             reader.start(headers, request, Integer.MAX_VALUE);
             assertTrue(reader.messages.await(10, java.util.concurrent.TimeUnit.SECONDS), "the reading subscriber got the snapshot");
@@ -121,6 +126,7 @@ class StalledSubscriberTest extends BindingTest {
             reader.call.cancel("done", null);
         } finally {
             channel.shutdownNow();
+            readerChannel.shutdownNow();
         }
     }
 

@@ -31,7 +31,9 @@ import dev.a2atasks.proto.v1.SendMessageResponse;
 import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.support.BindingTest;
+import dev.a2atasks.support.ApiError;
 import dev.a2atasks.support.GrpcChannels;
+import dev.a2atasks.support.JsonRpc;
 import dev.a2atasks.support.Tokens;
 import io.grpc.StatusRuntimeException;
 import io.quarkus.test.junit.QuarkusTest;
@@ -303,27 +305,13 @@ class WritePathParityTest extends BindingTest {
     }
 
     private static Outcome jsonRpc(String bearer, String method, String params, com.google.protobuf.Message.Builder builder) {
-        Response response = given().contentType("application/json").header("A2A-Version", "1.0")
-                .header("Authorization", "Bearer " + bearer)
-                .body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method + "\",\"params\":" + params + "}").post("/");
-        JsonPath json = JsonPath.from(response.asString());
-        if (json.get("result") != null) {
-            try {
-                return parsed(new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.asString()).get("result").toString(), builder);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new AssertionError(e);
-            }
+        JsonRpc.Reply reply = JsonRpc.call(bearer, null, method, params);
+        if (!reply.isError()) {
+            com.google.protobuf.Message message = reply.result(builder);
+            return message instanceof Task task ? new Outcome(null, task, null) : new Outcome((SendMessageResponse) message, null, null);
         }
-        int code = json.getInt("error.code");
-        String status = switch (code) {
-            case -32602, -32005 -> "INVALID_ARGUMENT";
-            case -32001 -> "NOT_FOUND";
-            case -32002, -32004 -> "FAILED_PRECONDITION";
-            default -> "code " + code;
-        };
-        List<String> fields = json.getList("error.data.find { it.'@type'.endsWith('BadRequest') }.fieldViolations.field");
-        return new Outcome(null, null, new Said(status, json.getString("error.message"),
-                json.getString("error.data.find { it.'@type'.endsWith('ErrorInfo') }.reason"), fields == null ? List.of() : fields));
+        ApiError error = reply.error();
+        return new Outcome(null, null, new Said(error.status(), error.message(), error.reason(), error.fields()));
     }
 
     private Outcome grpc(String bearer, java.util.function.Function<dev.a2atasks.proto.v1.A2AServiceGrpc.A2AServiceBlockingStub, Object> call) {

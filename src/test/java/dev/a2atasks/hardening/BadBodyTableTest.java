@@ -212,11 +212,7 @@ class BadBodyTableTest extends BindingTest {
             return new Said("ACCEPTED", bytes, "");
         }
         RawCalls.Answer answer = RawCalls.jsonRpcError(response);
-        return new Said(switch (answer.http()) { // the JSON-RPC code for each kind, as the error table of docs/api.md maps them
-            case -32700, -32600, -32602 -> "INVALID_ARGUMENT";
-            case -32001 -> "NOT_FOUND";
-            default -> "JSONRPC " + answer.http();
-        }, bytes, answer.message());
+        return new Said(answer.status(), bytes, answer.message()); // named by JsonRpc's code table
     }
 
     private Said grpc(byte[] request) {

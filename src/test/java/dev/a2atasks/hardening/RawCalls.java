@@ -88,7 +88,7 @@ final class RawCalls {
         int code = error.path("code").asInt();
         assertTrue(code != -32603 && code != 0, body);
         assertFalse(error.path("message").asText().isEmpty(), body);
-        return new Answer(code, statusOf(code), error.path("message").asText(), fields(error.path("data")));
+        return new Answer(code, dev.a2atasks.support.JsonRpc.statusOf(code), error.path("message").asText(), fields(error.path("data")));
     }
 
     /**
@@ -187,15 +187,6 @@ final class RawCalls {
             badRequest.getFieldViolationsList().forEach(v -> fields.add(v.getField()));
         }
         return new Answer(e.getStatus().getCode().value(), code, e.getStatus().getDescription(), fields);
-    }
-
-    private static String statusOf(int jsonRpcCode) {
-        return switch (jsonRpcCode) {
-            case -32602 -> "INVALID_ARGUMENT";
-            case -32001 -> "NOT_FOUND";
-            case -32000 -> "UNAUTHENTICATED";
-            default -> "JSONRPC " + jsonRpcCode;
-        };
     }
 
     private static List<String> fields(JsonNode details) {

@@ -178,40 +178,13 @@ public final class PushApi {
 
     /** A JSON-RPC call, declaring {@code extensions} in A2A-Extensions unless null. */
     static <T extends Message> Answer<T> jsonRpc(String bearer, String extensions, String method, String params, Message.Builder builder) {
-        var call = given().contentType("application/json").header("A2A-Version", "1.0")
-                .header("Authorization", "Bearer " + bearer);
-        if (extensions != null) {
-            call = call.header("A2A-Extensions", extensions);
+        JsonRpc.Reply reply = JsonRpc.call(bearer, extensions, method, params);
+        if (!reply.isError()) {
+            return new Answer<>(reply.result(builder), null);
         }
-        Response response = call
-                .body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method + "\",\"params\":" + params + "}").post("/");
-        if (response.statusCode() >= 500) {
-            throw new AssertionError("HTTP " + response.statusCode() + ": " + response.asString());
-        }
-        JsonPath json = JsonPath.from(response.asString());
-        if (json.get("result") != null) {
-            try {
-                return parsed(new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.asString()).get("result").toString(), builder);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new AssertionError(e);
-            }
-        }
-        int code = json.getInt("error.code");
-        String status = switch (code) {
-            case -32602 -> "INVALID_ARGUMENT";
-            case -32001 -> "NOT_FOUND";
-            case -32003, -32008 -> "FAILED_PRECONDITION";
-            default -> "code " + code;
-        };
-        List<String> fields = json.getList("error.data.find { it.'@type'.endsWith('BadRequest') }.fieldViolations.field");
-        String raw;
-        try {
-            raw = new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.asString()).get("error").toString();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new AssertionError(e);
-        }
-        return new Answer<>(null, new Said(status, json.getString("error.message"),
-                json.getString("error.data.find { it.'@type'.endsWith('ErrorInfo') }.reason"), fields == null ? List.of() : fields, raw));
+        ApiError error = reply.error();
+        return new Answer<>(null, new Said(error.status(), error.message(), error.reason(), error.fields(),
+                reply.envelope().get("error").toString()));
     }
 
     private <T extends Message> Answer<T> grpc(String bearer, Function<A2AServiceGrpc.A2AServiceBlockingStub, Message> call) {
