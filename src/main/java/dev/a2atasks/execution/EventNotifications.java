@@ -5,7 +5,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import dev.a2atasks.task.store.PushStore;
+import dev.a2atasks.push.PushStore;
 import dev.a2atasks.task.store.TaskEventLog;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

@@ -27,7 +27,7 @@ import dev.a2atasks.task.TaskQueryService;
 import dev.a2atasks.task.read.TaskProtos;
 import dev.a2atasks.task.read.TaskReads;
 import dev.a2atasks.task.read.TaskView;
-import dev.a2atasks.task.store.PushConfigEntity;
+import dev.a2atasks.task.store.LockedTaskWrite;
 import dev.a2atasks.task.store.TaskStates;
 import dev.a2atasks.task.store.TaskStore;
 import io.smallrye.mutiny.Multi;
@@ -150,15 +150,15 @@ public class MessageService {
         String taskId = command.taskId() != null ? command.taskId() : UUID.randomUUID().toString();
         // A webhook registered with the message is judged and sealed first, then stored in the
         // message's transaction: the task's first event is already owed to it.
-        Uni<PushConfigEntity> registration = command.pushConfig() == null ? Uni.createFrom().nullItem()
-                : push.prepare(caller, command.pushConfig(), taskId, "configuration.taskPushNotificationConfig.url");
+        Uni<LockedTaskWrite> registration = command.pushConfig() == null ? Uni.createFrom().nullItem()
+                : push.withMessage(caller, command.pushConfig(), taskId);
         AgentRunner.Admission admission = runner.admit(message.getSerializedSize()); // refused here, nothing is written
         Uni<TaskStore.Accepted> accepted = registration.chain(config -> command.taskId() == null
                 ? store.submit(caller, taskId, command.contextId() != null ? command.contextId() : UUID.randomUUID().toString(),
                         message, runner.lease(), config)
                         // A retry of the first message racing the original: the loser answers with the winner's task.
                         .onFailure(TaskStore::isOriginConflict).recoverWithUni(() -> store.originOf(caller, message.getMessageId()))
-                : store.continueWith(caller, taskId, command.contextId(), message, runner.lease(), config, push.maxPerTask()));
+                : store.continueWith(caller, taskId, command.contextId(), message, runner.lease(), config));
         Uni<Started> started = accepted.onFailure().invoke(admission::release).map(task -> {
             AgentRunner.Execution execution = runner.start(caller, task, command.acceptedOutputModes(), List.copyOf(extensions),
                     admission);

@@ -22,9 +22,6 @@ import org.jboss.logging.Logger;
 
 import dev.a2atasks.db.DatabaseAvailability;
 import dev.a2atasks.metrics.ServiceMetrics;
-import dev.a2atasks.task.store.PushConfigEntity;
-import dev.a2atasks.task.store.PushDeliveryEntity;
-import dev.a2atasks.task.store.PushStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;

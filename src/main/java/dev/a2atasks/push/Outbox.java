@@ -11,8 +11,6 @@ import java.util.Map;
 
 import org.hibernate.LockMode;
 
-import dev.a2atasks.task.store.PushConfigEntity;
-import dev.a2atasks.task.store.PushDeliveryEntity;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;

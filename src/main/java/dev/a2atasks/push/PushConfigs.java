@@ -21,8 +21,7 @@ import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.task.PushConfigCommand;
 import dev.a2atasks.task.PushConfigQuery;
 import dev.a2atasks.task.RequestValidator;
-import dev.a2atasks.task.store.PushConfigEntity;
-import dev.a2atasks.task.store.PushStore;
+import dev.a2atasks.task.store.LockedTaskWrite;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -115,11 +114,20 @@ public class PushConfigs {
     }
 
     /**
+     * A registration sent with a message (SendMessage's configuration): judged and sealed now, then
+     * stored in the message's transaction under the task's lock, before the status change it is owed.
+     */
+    public Uni<LockedTaskWrite> withMessage(Caller caller, PushConfigCommand command, String taskId) {
+        return prepare(caller, command, taskId, "configuration.taskPushNotificationConfig.url")
+                .map(row -> lockedTask -> store.saveLocked(row, settings.maxConfigsPerTask()));
+    }
+
+    /**
      * A validated registration made ready to store for the given task: its URL's addresses judged
      * (refused as invalid params on {@code urlField}), an id assigned when it has none, its
      * secrets sealed to this row.
      */
-    public Uni<PushConfigEntity> prepare(Caller caller, PushConfigCommand command, String taskId, String urlField) {
+    Uni<PushConfigEntity> prepare(Caller caller, PushConfigCommand command, String taskId, String urlField) {
         return guard.check(command.url())
                 .onFailure(WebhookGuard.Refused.class).transform(refused -> A2AException.invalidParam(urlField,
                         urlField + " is refused: " + refused.getMessage()

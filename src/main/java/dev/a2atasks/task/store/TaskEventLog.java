@@ -15,7 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 /**
  * The event log: every change of a task is recorded as a {@code task_events} row in the change's
  * own transaction (numbered by the task row's {@code next_event_seq}), turned into the outbox rows
- * the task's webhooks are owed, and announced on {@link #EVENTS_CHANNEL} at commit. Streams and
+ * the task's webhooks are owed ({@link EventOutbox}), and announced on {@link #EVENTS_CHANNEL} at commit. Streams and
  * webhooks read these rows; nothing else tells them a task changed.
  */
 @ApplicationScoped
@@ -25,9 +25,11 @@ public class TaskEventLog {
     public static final String EVENTS_CHANNEL = "a2a_task_events";
 
     private final ServiceMetrics metrics;
+    private final EventOutbox outbox;
 
-    TaskEventLog(ServiceMetrics metrics) {
+    TaskEventLog(ServiceMetrics metrics, EventOutbox outbox) {
         this.metrics = metrics;
+        this.outbox = outbox;
     }
 
     /**
@@ -65,9 +67,9 @@ public class TaskEventLog {
         // NOTIFY is transactional: delivered on commit, never for a rolled-back change, and collapsed
         // with identical ones of the same transaction. Small by design: subscribers read the rows.
         // The push channel is told only when the event is owed to a webhook.
-        return row.persist().chain(() -> PushStore.enqueue(task, row.seq)).chain(owed -> Panache.getSession().chain(session -> session
+        return row.persist().chain(() -> outbox.enqueue(task, row.seq)).chain(owed -> Panache.getSession().chain(session -> session
                 .createNativeQuery(owed > 0
-                        ? "SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1), pg_notify('" + PushStore.OUTBOX_CHANNEL + "', '')"
+                        ? "SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1), pg_notify('" + outbox.channel() + "', '')"
                         : "SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1)")
                 .setParameter(1, Long.toString(task.pk))
                 .getSingleResult())).replaceWithVoid();

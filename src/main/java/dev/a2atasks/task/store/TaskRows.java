@@ -19,10 +19,11 @@ import jakarta.persistence.LockModeType;
 
 /**
  * The row-level steps every writer of a task shares (the A2A writes, a run's writes, a mirror's
- * copies, push registrations): find and lock the caller's task row, map a proto to its rows, apply
- * a status, append to the history. Each runs inside its caller's transaction and decides nothing.
+ * copies): find and lock the caller's task row, map a proto to its rows, apply a status, append to
+ * the history. Each runs inside its caller's transaction and decides nothing. Locking the caller's
+ * task is public: push registrations take the same lock before they touch the task's webhooks.
  */
-final class TaskRows {
+public final class TaskRows {
 
     private TaskRows() {
     }
@@ -36,7 +37,7 @@ final class TaskRows {
     }
 
     /** The caller's task, row-locked for this transaction; TaskNotFound when the caller has none of this id. */
-    static Uni<TaskEntity> lockTask(Caller owner, String taskId) {
+    public static Uni<TaskEntity> lockTask(Caller owner, String taskId) {
         return findLocked(owner, taskId)
                 .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(taskId));
     }

@@ -81,7 +81,8 @@ public class TaskStore {
      * {@link #isOriginConflict} for one of them; see {@link #originOf}).
      */
     @WithTransaction
-    public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message, Lease lease, PushConfigEntity push) {
+    public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message, Lease lease,
+            LockedTaskWrite alsoWrite) {
         return findOrigin(owner, message.getMessageId()).chain(retry -> {
             if (retry != null) {
                 return Uni.createFrom().item(retry);
@@ -104,7 +105,7 @@ public class TaskStore {
             TaskRows.applyStatus(row, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED).build(), now);
             return row.<TaskEntity>persist()
                     .chain(saved -> TaskRows.toEntity(saved.pk, 0, message, now).persist())
-                    .chain(() -> push == null ? Uni.createFrom().voidItem() : push.persist().replaceWithVoid())
+                    .chain(() -> alsoWrite == null ? Uni.createFrom().voidItem() : alsoWrite.write(row).replaceWithVoid())
                     .invoke(metrics::taskCreated)
                     .replaceWith(() -> new Accepted(row.pk, taskId, contextId, 0, true, false, run));
         });
@@ -145,7 +146,7 @@ public class TaskStore {
      */
     @WithTransaction
     public Uni<Accepted> continueWith(Caller owner, String taskId, String contextId, Message message, Lease lease,
-            PushConfigEntity push, int maxPushConfigs) {
+            LockedTaskWrite alsoWrite) {
         return TaskRows.lockTask(owner, taskId).chain(task -> MessageEntity.<MessageEntity>find("taskPk = ?1 and messageId = ?2", task.pk,
                 message.getMessageId()).firstResult().chain(existing -> {
                     if (existing != null) {
@@ -160,7 +161,7 @@ public class TaskStore {
                     }
                     long seq = task.nextSeq;
                     // Registered before the status change below, so that change is already owed to it.
-                    Uni<?> registered = push == null ? Uni.createFrom().voidItem() : PushStore.saveLocked(push, maxPushConfigs);
+                    Uni<?> registered = alsoWrite == null ? Uni.createFrom().voidItem() : alsoWrite.write(task);
                     return registered.chain(() -> TaskRows.appendLocked(task, message)).chain(() -> {
                         task.queuedInputs++;
                         if (RunWrites.runGoing(task)) {

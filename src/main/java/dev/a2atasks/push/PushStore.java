@@ -1,4 +1,4 @@
-package dev.a2atasks.task.store;
+package dev.a2atasks.push;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -6,6 +6,9 @@ import java.util.List;
 
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.error.A2AException;
+import dev.a2atasks.task.store.EventOutbox;
+import dev.a2atasks.task.store.TaskEntity;
+import dev.a2atasks.task.store.TaskRows;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -18,10 +21,15 @@ import jakarta.enterprise.context.ApplicationScoped;
  * scope only, and turned into outbox rows in the transaction of each event they cover.
  */
 @ApplicationScoped
-public class PushStore {
+public class PushStore implements EventOutbox {
 
     /** The PostgreSQL channel on which a commit that owes deliveries is announced (no payload). */
     public static final String OUTBOX_CHANNEL = "a2a_push_outbox";
+
+    @Override
+    public String channel() {
+        return OUTBOX_CHANNEL;
+    }
 
     /** A CDI event: a NOTIFY on {@link #OUTBOX_CHANNEL} arrived (some commit owes deliveries). */
     public record OutboxNotice() {
@@ -37,7 +45,7 @@ public class PushStore {
     }
 
     /** The same, inside a transaction that already holds the task's lock (SendMessage's). */
-    static Uni<PushConfigEntity> saveLocked(PushConfigEntity config, int maxPerTask) {
+    Uni<PushConfigEntity> saveLocked(PushConfigEntity config, int maxPerTask) {
         PushConfigEntity.Key key = new PushConfigEntity.Key(config.tenant, config.owner, config.taskId, config.id);
         return PushConfigEntity.<PushConfigEntity>findById(key).chain(existing -> {
             if (existing != null) {
@@ -111,7 +119,8 @@ public class PushStore {
      * transaction: an event is owed to exactly the registrations that existed when it committed.
      * One statement, whatever the number of registrations; with none it inserts nothing.
      */
-    static Uni<Integer> enqueue(TaskEntity task, long eventSeq) {
+    @Override
+    public Uni<Integer> enqueue(TaskEntity task, long eventSeq) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         return Panache.getSession().chain(session -> session.flush().chain(() -> session.createMutationQuery("""
                 insert into PushDeliveryEntity (tenant, owner, taskId, configId, eventSeq, state, attempts, nextAttemptAt, createdAt)

@@ -1,4 +1,4 @@
-package dev.a2atasks.task.store;
+package dev.a2atasks.push;
 
 import java.io.Serializable;
 import java.time.OffsetDateTime;
