@@ -196,19 +196,19 @@ public final class Bench {
             }
             Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
             String big = Clients.token(PRIVATE_KEY, "bench", "big");
-            depth(clients, big);
-            firstPage(clients, big);
-            history(clients, big);
-            transcript(service.port, big);
-            bindings(clients, big, cores, service.process.pid());
-            walk(service, db);
-            tables.add(WritePath.sendMessage(clients, Clients.token(PRIVATE_KEY, "benchw", "writer"), quick));
-            eventLatency(env, java, db);
-            tables.add(PushBench.run(clients, Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick));
+            timed("a. depth", () -> depth(clients, big));
+            timed("a2. page 1", () -> firstPage(clients, big));
+            timed("b. history", () -> history(clients, big));
+            timed("b2. history paging", () -> transcript(service.port, big));
+            timed("c. bindings", () -> bindings(clients, big, cores, service.process.pid()));
+            timed("d. walk", () -> walk(service, db));
+            timed("f. SendMessage", () -> tables.add(WritePath.sendMessage(clients, Clients.token(PRIVATE_KEY, "benchw", "writer"), quick)));
+            timed("g. event latency", () -> eventLatency(env, java, db));
+            timed("i. push", () -> tables.add(PushBench.run(clients, Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick)));
             tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));
         }
-        operationsOverhead(env, java, Clients.token(PRIVATE_KEY, "bench", "big"));
-        startup(env, java, nativeExecutable(options));
+        timed("h. operations overhead", () -> operationsOverhead(env, java, Clients.token(PRIVATE_KEY, "bench", "big")));
+        timed("e. start-up", () -> startup(env, java, nativeExecutable(options)));
 
         Table summary = new Table("Targets", "target", "measured", "met");
         targets.forEach((name, value) -> {
@@ -225,10 +225,21 @@ public final class Bench {
         db.close();
     }
 
+    private interface Part {
+        void run() throws Exception;
+    }
+
+    /** Runs one part of the bench and says how long it took (how the smoke run's time is spent). */
+    private static void timed(String name, Part part) throws Exception {
+        long t0 = System.nanoTime();
+        part.run();
+        System.out.printf("bench: %s took %.1f s%n", name, (System.nanoTime() - t0) / 1e9);
+    }
+
     // --- a. depth --------------------------------------------------------------------------------
 
     private void depth(Clients clients, String bearer) throws Exception {
-        int[] depths = quick ? new int[] { 100, 1_000, 10_000, 50_000 } : new int[] { 100, 10_000, 100_000, 500_000 };
+        int[] depths = quick ? new int[] { 100, 1_000, 5_000 } : new int[] { 100, 10_000, 100_000, 500_000 };
         Map<Integer, String> tokens = new HashMap<>();
         long t0 = System.nanoTime();
         try (Clients.Grpc grpc = clients.new Grpc(bearer)) {
@@ -243,8 +254,8 @@ public final class Bench {
             }
         }
         double walkSeconds = (System.nanoTime() - t0) / 1e9;
-        int repeat = quick ? 20 : 60;
-        int repeatOffset = quick ? 5 : 15;
+        int repeat = quick ? 10 : 60;
+        int repeatOffset = quick ? 3 : 15;
         Table table = new Table("a. Depth: ListTasks pageSize 100, historyLength 0, scope of " + String.format("%,d", size.bigTasks()) + " tasks",
                 "rows deep", "service p50 ms", "service p99 ms", "keyset SQL p50 ms", "OFFSET SQL p50 ms", "OFFSET SQL p99 ms");
         Map<Integer, Double> service = new LinkedHashMap<>();
@@ -296,8 +307,8 @@ public final class Bench {
      * clients on each page, in alternating rounds.
      */
     private void firstPage(Clients clients, String bearer) throws Exception {
-        int repeat = quick ? 60 : 300;
-        int pageSize = quick ? 25 : 100; // a context holds 1 task in 1,000: 60 in the quick dataset
+        int repeat = quick ? 10 : 300;
+        int pageSize = quick ? 25 : 100; // a context holds 1 task in 1,000: 30 in the quick dataset
         ListTasksRequest base = ListTasksRequest.newBuilder().setPageSize(pageSize).setHistoryLength(0).build();
         Map<String, ListTasksRequest> shapes = new LinkedHashMap<>();
         shapes.put("none", base);
@@ -317,15 +328,15 @@ public final class Bench {
                 }
                 ListTasksRequest second = shape.getValue().toBuilder().setPageToken(first.getNextPageToken()).build();
                 seconds.put(shape.getKey(), second);
-                List<Stats> s = Load.interleaved(20, repeat, List.of(() -> grpc.list(shape.getValue()), () -> grpc.list(second)));
+                List<Stats> s = Load.interleaved(quick ? 3 : 20, repeat, List.of(() -> grpc.list(shape.getValue()), () -> grpc.list(second)));
                 double ratio = s.get(0).p50Ms() / s.get(1).p50Ms();
                 worst = Math.max(worst, ratio);
                 table.row(shape.getKey(), String.format("%,d", first.getTotalSize()), s.get(0).p50Ms(), s.get(1).p50Ms(),
                         String.format("%.2f", ratio), s.get(0).p99Ms(), s.get(1).p99Ms());
             }
         }
-        Duration warmUp = Duration.ofMillis(quick ? 500 : 1500);
-        Duration measure = Duration.ofMillis(quick ? 1500 : 4000);
+        Duration warmUp = Duration.ofMillis(quick ? 200 : 1500);
+        Duration measure = Duration.ofMillis(quick ? 300 : 4000);
         int rounds = quick ? 1 : 3;
         Load.Alternation pages = Load.alternating(8, warmUp, measure, rounds, () -> clients.grpcList(bearer, base),
                 () -> clients.grpcList(bearer, seconds.get("none")));
@@ -343,7 +354,7 @@ public final class Bench {
     // --- b. history ------------------------------------------------------------------------------
 
     private void history(Clients clients, String bearer) throws Exception {
-        int repeat = quick ? 50 : 200;
+        int repeat = quick ? 10 : 200;
         Table table = new Table("b. History: GetTask", "task", "historyLength", "messages returned", "p50 ms", "p99 ms");
         Map<String, Double> p50 = new HashMap<>();
         try (Clients.Grpc grpc = clients.new Grpc(bearer)) {
@@ -375,7 +386,7 @@ public final class Bench {
      * messages, measured in alternation; then the whole transcript read by the client's reader, both ways.
      */
     private void transcript(int port, String bearer) throws Exception {
-        int repeat = quick ? 50 : 200;
+        int repeat = quick ? 10 : 200;
         int n = size.longHistory();
         long[] starts = { 0, n / 2, n - 100 };
         Table table = new Table(String.format("b2. History paging: ListTaskMessages pageSize 100, oldest first, on the %,d-message"
@@ -421,8 +432,8 @@ public final class Bench {
     // --- c. bindings -----------------------------------------------------------------------------
 
     private void bindings(Clients clients, String bearer, int cores, long servicePid) throws Exception {
-        Duration window = Duration.ofMillis(quick ? 1000 : 3000);
-        int rounds = quick ? 2 : 3;
+        Duration window = Duration.ofMillis(quick ? 300 : 3000);
+        int rounds = quick ? 1 : 3;
         int[] concurrency = quick ? new int[] { 1, 8 } : new int[] { 1, 8, 32 };
         String page2;
         Instant cursorTs;
@@ -444,11 +455,20 @@ public final class Bench {
         bindings.put("HTTP+JSON", () -> clients.httpList(bearer, page2));
         bindings.put("JSON-RPC", () -> clients.jsonRpcList(bearer, page2));
         // Warm-up at 8 clients, where requests come fastest, until each path runs at a steady rate.
-        long minRequests = quick ? 5_000 : 40_000;
-        Load.steady(8, window, floor, minRequests);
+        // (The smoke run only passes through: one short window each instead of waiting for a steady rate.)
+        long minRequests = quick ? 0 : 40_000;
         List<String> warmUps = new ArrayList<>();
-        for (Map.Entry<String, Supplier<Callable<?>>> binding : bindings.entrySet()) {
-            warmUps.add(String.format("%s %.0f s", binding.getKey(), Load.steady(8, window, binding.getValue(), minRequests)));
+        if (quick) {
+            Load.timed(8, Duration.ZERO, window, floor);
+            for (Map.Entry<String, Supplier<Callable<?>>> binding : bindings.entrySet()) {
+                Load.timed(8, Duration.ZERO, window, binding.getValue());
+                warmUps.add(binding.getKey() + " one window (smoke run)");
+            }
+        } else {
+            Load.steady(8, window, floor, minRequests);
+            for (Map.Entry<String, Supplier<Callable<?>>> binding : bindings.entrySet()) {
+                warmUps.add(String.format("%s %.0f s", binding.getKey(), Load.steady(8, window, binding.getValue(), minRequests)));
+            }
         }
         for (int c : concurrency) {
             for (Map.Entry<String, Supplier<Callable<?>>> binding : bindings.entrySet()) {
@@ -505,11 +525,12 @@ public final class Bench {
         Map<String, String> off = new HashMap<>(env);
         off.put("A2A_METRICS_ENABLED", "false");
         off.put("A2A_RATE_LIMIT_ENABLED", "false");
-        Duration warmUp = Duration.ofMillis(quick ? 500 : 1500);
-        Duration measure = Duration.ofMillis(quick ? 1500 : 4000);
-        int rounds = quick ? 3 : 5;
-        try (Service withOps = Service.start(java, List.of(), on, OUT.resolve("service-ops-on.log"));
-                Service without = Service.start(java, List.of(), off, OUT.resolve("service-ops-off.log"))) {
+        Duration warmUp = Duration.ofMillis(quick ? 100 : 1500);
+        Duration measure = Duration.ofMillis(quick ? 300 : 4000);
+        int rounds = quick ? 1 : 5;
+        List<Service> pair = Service.startBoth(() -> Service.start(java, List.of(), on, OUT.resolve("service-ops-on.log")),
+                () -> Service.start(java, List.of(), off, OUT.resolve("service-ops-off.log")));
+        try (Service withOps = pair.get(0); Service without = pair.get(1)) {
             Clients a = new Clients("127.0.0.1", withOps.port, "");
             Clients b = new Clients("127.0.0.1", without.port, "");
             String page2;
@@ -517,7 +538,7 @@ public final class Bench {
                 page2 = grpc.list(100, "").getNextPageToken(); // the key ring is shared: the token opens on both
             }
             // Both processes start cold: warm each on both bindings first, so the rounds compare compiled code.
-            Duration jit = Duration.ofSeconds(quick ? 4 : 8);
+            Duration jit = Duration.ofMillis(quick ? 300 : 8000);
             for (Clients target : List.of(a, b)) {
                 Load.timed(8, Duration.ZERO, jit, () -> target.grpcList(bearer, page2));
                 Load.timed(8, Duration.ZERO, jit, () -> target.httpList(bearer, page2));
@@ -555,10 +576,11 @@ public final class Bench {
     /** Two more service processes whose demo agent pauses 50 ms per step, so subscribers follow runs live. */
     private void eventLatency(Map<String, String> env, Path java, Database db) throws Exception {
         Map<String, String> slow = WritePath.withStepDelay(env, "50ms");
-        int tasks = quick ? 20 : 100;
+        int tasks = quick ? 5 : 100;
         String bearer = Clients.token(PRIVATE_KEY, "benchl", "listener");
-        try (Service b = Service.start(java, List.of(), slow, OUT.resolve("service-b.log"));
-                Service c = Service.start(java, List.of(), slow, OUT.resolve("service-c.log"))) {
+        List<Service> pair = Service.startBoth(() -> Service.start(java, List.of(), slow, OUT.resolve("service-b.log")),
+                () -> Service.start(java, List.of(), slow, OUT.resolve("service-c.log")));
+        try (Service b = pair.get(0); Service c = pair.get(1)) {
             Clients onB = new Clients("127.0.0.1", b.port, db.jdbcUrl());
             Clients onC = new Clients("127.0.0.1", c.port, db.jdbcUrl());
             Stats local = WritePath.eventLatency(onB, onB, bearer, tasks);
@@ -619,7 +641,7 @@ public final class Bench {
         serverless.put("QUARKUS_FLYWAY_MIGRATE_AT_START", "false");
         Table table = new Table("e. Start-up of the packaged application to its first served request (Agent Card), median of "
                 + runs + ", schema already migrated", "application", "start-up ms", "RSS MiB after first request",
-                "RSS MiB after 1,000 ListTasks");
+                (quick ? "RSS MiB after 100 ListTasks" : "RSS MiB after 1,000 ListTasks"));
         String jdk = "JDK " + System.getProperty("java.specification.version");
         startups(table, jdk + ", migrating at start-up (the default)", env, runs, log -> Service.start(jdk17, List.of(), env, log));
         double plain = startups(table, jdk + ", QUARKUS_FLYWAY_MIGRATE_AT_START=false", serverless, runs,
@@ -679,8 +701,8 @@ public final class Bench {
      * the large scope) and one write (SendMessage returnImmediately, a new task each).
      */
     private Table nativeAgainstJvm(Path jdk17, Path nativeExecutable, Map<String, String> env) throws Exception {
-        Duration warmUp = quick ? Duration.ofSeconds(2) : Duration.ofSeconds(10);
-        Duration window = quick ? Duration.ofSeconds(2) : Duration.ofSeconds(5);
+        Duration warmUp = quick ? Duration.ofMillis(500) : Duration.ofSeconds(10);
+        Duration window = quick ? Duration.ofMillis(500) : Duration.ofSeconds(5);
         int rounds = quick ? 1 : 3;
         Table table = new Table("e3. Steady state, native executable against the JVM application (JDK "
                 + System.getProperty("java.specification.version") + "), 8 gRPC clients, side by side and measured in alternation ("
@@ -739,7 +761,7 @@ public final class Bench {
     }
 
     /** Start-up median over the runs; RSS after the first answer and, on the last run, after 1,000 ListTasks over HTTP+JSON. */
-    private static double startups(Table table, String label, Map<String, String> env, int runs, Launcher launcher) throws Exception {
+    private double startups(Table table, String label, Map<String, String> env, int runs, Launcher launcher) throws Exception {
         long[] millis = new long[runs];
         double rss = 0;
         double rssLoaded = 0;
@@ -750,7 +772,7 @@ public final class Bench {
                 if (i == runs - 1) {
                     java.util.concurrent.Callable<?> list = new Clients("127.0.0.1", s.port, null)
                             .httpList(Clients.token(PRIVATE_KEY, "bench", "big"), "");
-                    for (int k = 0; k < 1_000; k++) {
+                    for (int k = 0; k < (quick ? 100 : 1_000); k++) {
                         list.call();
                     }
                     rssLoaded = s.rssMiB();

@@ -17,7 +17,7 @@ final class Dataset {
     }
 
     static final Size DEFAULT = new Size(1_000_000, 100_000, 100_000, 2, 100_000);
-    static final Size QUICK = new Size(60_000, 10_000, 10_000, 2, 20_000);
+    static final Size QUICK = new Size(30_000, 5_000, 5_000, 2, 5_000);
 
     private Dataset() {
     }

@@ -45,12 +45,13 @@ final class PushBench {
         HttpServer webhook = webhook(arrivals);
         String url = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook";
         try {
-            int sequential = quick ? 10 : 20;
+            int sequential = quick ? 3 : 20;
             // Warm-up (not reported): the delivery path's code compiled, its connections open.
             row(new Table("warm-up", "load", "deliveries", "events written/s", "deliveries/s", "lag p50 ms", "lag p99 ms"), clients, bearer,
-                    url, arrivals, "warm-up", 40, 8);
+                    url, arrivals, "warm-up", quick ? 8 : 40, 8);
             row(table, clients, bearer, url, arrivals, "1 task at a time", sequential, 1);
-            row(table, clients, bearer, url, arrivals, "100 tasks, 8 senders", 100, 8);
+            int many = quick ? 20 : 100;
+            row(table, clients, bearer, url, arrivals, many + " tasks, 8 senders", many, 8);
         } finally {
             webhook.stop(0);
         }

@@ -33,6 +33,34 @@ final class Service implements AutoCloseable {
      * @param java     the java executable to run it with
      * @param jvmFlags extra JVM flags (e.g. an AOT cache)
      */
+    /**
+     * Two services started at once (for tables that run two side by side: their start-ups overlap,
+     * and nothing is measured before both answer). If one fails, the other is stopped.
+     */
+    static List<Service> startBoth(java.util.concurrent.Callable<Service> first, java.util.concurrent.Callable<Service> second)
+            throws Exception {
+        java.util.concurrent.FutureTask<Service> other = new java.util.concurrent.FutureTask<>(second);
+        Thread starter = new Thread(other, "bench-start");
+        starter.start();
+        Service one;
+        try {
+            one = first.call();
+        } catch (Exception e) {
+            try {
+                other.get().close();
+            } catch (Exception ignored) {
+                // the first failure is the one to report
+            }
+            throw e;
+        }
+        try {
+            return List.of(one, other.get());
+        } catch (java.util.concurrent.ExecutionException e) {
+            one.close();
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
     static Service start(Path java, List<String> jvmFlags, Map<String, String> env, Path log) throws Exception {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(java.toString()));

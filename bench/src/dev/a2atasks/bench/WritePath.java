@@ -34,8 +34,8 @@ final class WritePath {
     }
 
     static Table sendMessage(Clients clients, String bearer, boolean quick) throws Exception {
-        Duration warmUp = Duration.ofMillis(quick ? 500 : 1500);
-        Duration measure = Duration.ofMillis(quick ? 1500 : 5000);
+        Duration warmUp = Duration.ofMillis(quick ? 100 : 1500);
+        Duration measure = Duration.ofMillis(quick ? 300 : 5000);
         int[] concurrency = quick ? new int[] { 1, 8 } : new int[] { 1, 8, 32 };
         Table table = new Table("f. SendMessage over gRPC (demo agent, no delay): a new task per request, loopback",
                 "mode", "clients", "req/s", "p50 ms", "p99 ms", "throughput / SQL floor");
