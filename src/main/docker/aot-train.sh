@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Writes a JDK 25+ AOT cache (JEP 483/514) for a2a-tasks by one training run of the application, in
-# the very image (or on the very JVM) that will run it: same JVM, same paths, same flags.
+# the very image (or on the very JVM) that will run it: same JVM, same paths, same flags. A CACHE
+# whose name ends in .jsa is a dynamic CDS archive instead (-XX:ArchiveClassesAtExit), for JDK 17:
+# the classes the same run loaded, without the AOT cache's linking and profiles.
 #
 #   aot-train.sh CACHE COMMAND...      e.g.
 #   aot-train.sh /deployments/app.aot /opt/jboss/container/java/run/run-java.sh      (Dockerfile.jvm)
 #   aot-train.sh target/quarkus-app/app.aot java -jar target/quarkus-app/quarkus-run.jar
+#   cd target/quarkus-app && aot-train.sh app-dyn.jsa java -jar quarkus-run.jar        (JDK 17)
 #
 # With AOT_TRAINING_DB_URL (a scratch PostgreSQL, e.g. postgresql://127.0.0.1:5432/postgres, and
 # AOT_TRAINING_DB_USER / AOT_TRAINING_DB_PASSWORD), the run migrates it and trains the request
@@ -13,14 +16,18 @@
 # JSON-RPC, so the classes of the write path, the agent runner, the read path and the ProtoJSON
 # writers are in the cache. Without it the service starts with no database (requests get 503) and
 # only start-up and the refusal path are trained. Then SIGTERM, and the JVM writes the cache as it
-# exits. Start with: java -XX:AOTCache=CACHE ...
+# exits. Start with: java -XX:AOTCache=CACHE ... (a .jsa: java -XX:SharedArchiveFile=CACHE ...), on
+# the same class path (the same directory and jar name).
 set -euo pipefail
 cache=$1
 shift
 port=${AOT_TRAINING_PORT:-18089}
 
 # JDK_JAVA_OPTIONS reaches the java launcher whatever script starts it.
-export JDK_JAVA_OPTIONS="${JDK_JAVA_OPTIONS:-} -XX:AOTCacheOutput=$cache"
+case $cache in
+  *.jsa) export JDK_JAVA_OPTIONS="${JDK_JAVA_OPTIONS:-} -XX:ArchiveClassesAtExit=$cache" ;;
+  *) export JDK_JAVA_OPTIONS="${JDK_JAVA_OPTIONS:-} -XX:AOTCacheOutput=$cache" ;;
+esac
 export QUARKUS_HTTP_PORT=$port QUARKUS_HTTP_HOST=127.0.0.1
 export A2A_PAGE_TOKEN_ALLOW_GENERATED_KEY=true
 export A2A_DATABASE_PROBE_INTERVAL=60s
@@ -101,7 +108,7 @@ rm -f "$body_file"
 kill -TERM "$app"
 wait "$app" || true # the JVM writes the cache while it exits
 if [ ! -s "$cache" ]; then
-  echo "aot-train: no AOT cache written at $cache (a JDK 25 or newer is needed)" >&2
+  echo "aot-train: nothing written at $cache (an AOT cache needs JDK 25 or newer)" >&2
   exit 1
 fi
-echo "aot-train: AOT cache written at $cache ($(du -h "$cache" | cut -f1))"
+echo "aot-train: written at $cache ($(du -h "$cache" | cut -f1))"

@@ -652,29 +652,26 @@ public final class Bench {
                     log -> Service.start(jdk17, List.of("-XX:SharedArchiveFile=" + appCds), serverless, log));
         }
         targets.put("JVM (" + jdk + ") start-up to first request <= 3 s, migrated database", String.format("%.0f ms|%s", plain, plain <= 3000 ? "yes" : "no"));
+        Path dynamicCds = OUT.resolve("app-dyn.jsa").toAbsolutePath();
+        if (train(jdk17, dynamicCds, env)) {
+            double cds = startups(table, jdk + " + dynamic CDS archive trained on the request path (aot-train.sh CACHE.jsa), no migration",
+                    serverless, runs, log -> Service.start(jdk17, List.of("-XX:SharedArchiveFile=" + dynamicCds), serverless, log));
+            targets.put("JVM (" + jdk + ") + its trained CDS archive start-up to first request <= 3 s",
+                    String.format("%.0f ms|%s", cds, cds <= 3000 ? "yes" : "no"));
+        } else {
+            table.note("The " + jdk + " CDS training run failed (see target/bench/service-app-dyn.jsa-training.log).");
+        }
         if (Files.isExecutable(JDK25)) {
             startups(table, "JDK 25, no migration", serverless, runs, log -> Service.start(JDK25, List.of(), serverless, log));
             Path cache = OUT.resolve("app.aot").toAbsolutePath();
-            Files.deleteIfExists(cache);
-            // From the application's directory, with the jar's relative name: the class path the
-            // measured starts use (Service.start), as the image trains and runs from /deployments.
-            ProcessBuilder trainer = new ProcessBuilder("bash", Path.of("src/main/docker/aot-train.sh").toAbsolutePath().toString(),
-                    cache.toString(), JDK25.toString(), "-jar", "quarkus-run.jar")
-                    .directory(Path.of("target/quarkus-app").toFile()).redirectErrorStream(true)
-                    .redirectOutput(OUT.resolve("service-aot-training.log").toAbsolutePath().toFile());
-            // Trained on the request path against this database, as Dockerfile.jvm trains against its scratch one.
-            trainer.environment().put("AOT_TRAINING_DB_URL", env.get("QUARKUS_DATASOURCE_REACTIVE_URL"));
-            trainer.environment().put("AOT_TRAINING_DB_USER", env.get("QUARKUS_DATASOURCE_USERNAME"));
-            trainer.environment().put("AOT_TRAINING_DB_PASSWORD", env.get("QUARKUS_DATASOURCE_PASSWORD"));
-            Process training = trainer.start();
-            if (training.waitFor() == 0 && Files.exists(cache)) {
+            if (train(JDK25, cache, env)) {
                 double aot = startups(table, "JDK 25 + AOT cache (src/main/docker/aot-train.sh, as Dockerfile.jvm), no migration", serverless, runs,
                         log -> Service.start(JDK25, List.of("-XX:AOTCache=" + cache), serverless, log));
                 table.note(String.format("The AOT cache (JEP 483/514), trained by one run on the request path against the database, starts the service in %.0f%%"
                         + " of the time of %s without migration.", 100 * aot / plain, jdk));
                 targets.put("JDK 25 + AOT cache start-up to first request <= 1.5 s", String.format("%.0f ms|%s", aot, aot <= 1500 ? "yes" : "no"));
             } else {
-                table.note("The AOT training run failed (see target/bench/service-aot-training.log).");
+                table.note("The AOT training run failed (see target/bench/service-app.aot-training.log).");
             }
         } else {
             table.note("No JDK 25 at " + JDK25 + ": AOT cache not measured.");
@@ -692,6 +689,24 @@ public final class Bench {
         if (nativeExecutable != null) {
             tables.add(nativeAgainstJvm(jdk17, nativeExecutable, serverless));
         }
+    }
+
+    /**
+     * One training run of src/main/docker/aot-train.sh on the request path against this database,
+     * as Dockerfile.jvm trains against its scratch one: an AOT cache ({@code .aot}, JDK 25) or a
+     * dynamic CDS archive ({@code .jsa}). From the application's directory with the jar's relative
+     * name: the class path the measured starts use (Service.start), as the image runs from /deployments.
+     */
+    private static boolean train(Path java, Path cache, Map<String, String> env) throws Exception {
+        Files.deleteIfExists(cache);
+        ProcessBuilder trainer = new ProcessBuilder("bash", Path.of("src/main/docker/aot-train.sh").toAbsolutePath().toString(),
+                cache.toString(), java.toString(), "-jar", "quarkus-run.jar")
+                .directory(Path.of("target/quarkus-app").toFile()).redirectErrorStream(true)
+                .redirectOutput(OUT.resolve("service-" + cache.getFileName() + "-training.log").toAbsolutePath().toFile());
+        trainer.environment().put("AOT_TRAINING_DB_URL", env.get("QUARKUS_DATASOURCE_REACTIVE_URL"));
+        trainer.environment().put("AOT_TRAINING_DB_USER", env.get("QUARKUS_DATASOURCE_USERNAME"));
+        trainer.environment().put("AOT_TRAINING_DB_PASSWORD", env.get("QUARKUS_DATASOURCE_PASSWORD"));
+        return trainer.start().waitFor() == 0 && Files.exists(cache);
     }
 
     /**
