@@ -132,19 +132,23 @@ class TranscriptTokenAbuseTest extends BindingTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("bindings")
     void expiredTokens(String binding) {
+        // The clock is set relative to when the token was issued, not to when each check runs: a slow
+        // request between the two (a loaded CI machine) must not age the token past its TTL.
+        Instant before = Instant.now();
         String token = secondPageToken(binding);
-        QuarkusMock.installMockForType(shiftedBy(Duration.ofSeconds(599)), TimeSource.class);
+        Instant after = Instant.now();
+        QuarkusMock.installMockForType(at(before.plus(Duration.ofSeconds(599))), TimeSource.class);
         assertEquals(3, history.list(binding, alice, walk().setPageToken(token).build()).ok().getMessagesCount(),
                 "still valid just before the TTL");
-        QuarkusMock.installMockForType(shiftedBy(Duration.ofSeconds(601)), TimeSource.class);
+        QuarkusMock.installMockForType(at(after.plus(Duration.ofSeconds(601))), TimeSource.class);
         assertEquals("pageToken expired; restart the listing without pageToken", refused(binding, alice, walk().setPageToken(token)));
     }
 
-    private static TimeSource shiftedBy(Duration shift) {
+    private static TimeSource at(Instant fixed) {
         return new TimeSource() {
             @Override
             public Instant now() {
-                return Instant.now().plus(shift);
+                return fixed;
             }
         };
     }

@@ -135,12 +135,16 @@ class PageTokenAbuseTest extends BindingTest {
         TaskApi api = api(binding);
         String tenant = seed("expiry", api);
         String bearer = Tokens.valid(tenant, "alice");
+        // The clock is set relative to when the token was issued, not to when each check runs: a slow
+        // request between the two (a loaded CI machine) must not age the token past its TTL.
+        Instant before = Instant.now();
         String token = secondPageToken(api, bearer, Map.of());
+        Instant after = Instant.now();
 
-        QuarkusMock.installMockForType(shiftedBy(Duration.ofSeconds(599)), TimeSource.class);
+        QuarkusMock.installMockForType(at(before.plus(Duration.ofSeconds(599))), TimeSource.class);
         assertEquals(List.of("task-3", "task-2"), ids(api.list(bearer, next(token))), "still valid just before the TTL");
 
-        QuarkusMock.installMockForType(shiftedBy(Duration.ofSeconds(601)), TimeSource.class);
+        QuarkusMock.installMockForType(at(after.plus(Duration.ofSeconds(601))), TimeSource.class);
         assertEquals("pageToken expired; restart the listing without pageToken", refused(api, bearer, next(token)).message());
     }
 
@@ -174,11 +178,11 @@ class PageTokenAbuseTest extends BindingTest {
         return new PageTokenCodec(ring, Duration.ofMinutes(10), Instant::now);
     }
 
-    private static TimeSource shiftedBy(Duration shift) {
+    private static TimeSource at(Instant fixed) {
         return new TimeSource() {
             @Override
             public Instant now() {
-                return Instant.now().plus(shift);
+                return fixed;
             }
         };
     }
