@@ -3,7 +3,6 @@ package dev.a2atasks.execution;
 import static dev.a2atasks.execution.WritePathParityTest.message;
 import static dev.a2atasks.execution.WritePathParityTest.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.util.Map;
@@ -39,7 +38,9 @@ class LeaseTest extends BindingTest {
         db.execute("UPDATE tasks SET lease_owner = 'replica-that-died', lease_expires_at = now() - interval '1 second' WHERE pk = " + dead);
         db.execute("UPDATE tasks SET lease_owner = 'replica-alive', lease_expires_at = now() + interval '1 hour' WHERE pk = " + live);
 
-        assertTrue(sweeper.sweep() >= 1);
+        // The sweep's outcome is what is checked below, not its count: this replica's own periodic sweep
+        // (the same code, every 5 s) may take the expired row first, and then this call finds nothing left.
+        sweeper.sweep();
 
         String bearer = Tokens.valid(TENANT, "alice");
         Task orphan = api("GRPC").get(bearer, null, "orphan", "1");
@@ -63,7 +64,9 @@ class LeaseTest extends BindingTest {
         db.execute("UPDATE tasks SET lease_owner = 'replica-that-died', lease_expires_at = now() - interval '1 second',"
                 + " run_id = gen_random_uuid() WHERE pk = " + waiting);
 
-        assertTrue(sweeper.sweep() >= 1);
+        // The sweep's outcome is what is checked below, not its count: this replica's own periodic sweep
+        // (the same code, every 5 s) may take the expired row first, and then this call finds nothing left.
+        sweeper.sweep();
 
         assertEquals(TaskState.TASK_STATE_INPUT_REQUIRED, api("GRPC").get(Tokens.valid(TENANT, "carol"), null, "waiting", "0")
                 .getStatus().getState());
