@@ -203,7 +203,7 @@ public final class Bench {
             timed("c. bindings", () -> bindings(clients, big, cores, service.process.pid()));
             timed("d. walk", () -> walk(service, db));
             timed("f. SendMessage", () -> tables.add(WritePath.sendMessage(clients, Clients.token(PRIVATE_KEY, "benchw", "writer"), quick)));
-            timed("g. event latency", () -> eventLatency(env, java, db));
+            timed("g. event latency", () -> eventLatency(env, java, db, clients));
             timed("i. push", () -> tables.add(PushBench.run(clients, Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick)));
             tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));
         }
@@ -574,15 +574,18 @@ public final class Bench {
     // --- g. event latency -------------------------------------------------------------------------
 
     /** Two more service processes whose demo agent pauses 50 ms per step, so subscribers follow runs live. */
-    private void eventLatency(Map<String, String> env, Path java, Database db) throws Exception {
+    private void eventLatency(Map<String, String> env, Path java, Database db, Clients main) throws Exception {
         Map<String, String> slow = WritePath.withStepDelay(env, "50ms");
         int tasks = quick ? 5 : 100;
         String bearer = Clients.token(PRIVATE_KEY, "benchl", "listener");
-        List<Service> pair = Service.startBoth(() -> Service.start(java, List.of(), slow, OUT.resolve("service-b.log")),
-                () -> Service.start(java, List.of(), slow, OUT.resolve("service-c.log")));
-        try (Service b = pair.get(0); Service c = pair.get(1)) {
+        // The subscribers' process needs no slow agent: the smoke run uses the main service for it, the
+        // default run a fresh one beside the agent's.
+        List<Service> started = quick ? List.of(Service.start(java, List.of(), slow, OUT.resolve("service-b.log")))
+                : Service.startBoth(() -> Service.start(java, List.of(), slow, OUT.resolve("service-b.log")),
+                        () -> Service.start(java, List.of(), slow, OUT.resolve("service-c.log")));
+        try (Service b = started.get(0); Service c = started.size() > 1 ? started.get(1) : null) {
             Clients onB = new Clients("127.0.0.1", b.port, db.jdbcUrl());
-            Clients onC = new Clients("127.0.0.1", c.port, db.jdbcUrl());
+            Clients onC = c != null ? new Clients("127.0.0.1", c.port, db.jdbcUrl()) : main;
             Stats local = WritePath.eventLatency(onB, onB, bearer, tasks);
             Stats remote = WritePath.eventLatency(onB, onC, bearer, tasks);
             Table table = new Table("g. Event latency: an agent's status update (its commit-time timestamp) to its arrival at a gRPC"
@@ -643,11 +646,16 @@ public final class Bench {
                 + runs + ", schema already migrated", "application", "start-up ms", "RSS MiB after first request",
                 (quick ? "RSS MiB after 100 ListTasks" : "RSS MiB after 1,000 ListTasks"));
         String jdk = "JDK " + System.getProperty("java.specification.version");
-        startups(table, jdk + ", migrating at start-up (the default)", env, runs, log -> Service.start(jdk17, List.of(), env, log));
-        double plain = startups(table, jdk + ", QUARKUS_FLYWAY_MIGRATE_AT_START=false", serverless, runs,
-                log -> Service.start(jdk17, List.of(), serverless, log));
+        if (!quick) { // the smoke run starts each kind of process once: this row differs from the next by its env only
+            startups(table, jdk + ", migrating at start-up (the default)", env, runs, log -> Service.start(jdk17, List.of(), env, log));
+        }
+        // The smoke run reads table e2's step times from this start instead of starting once more for them.
+        Path stepsLog = OUT.resolve("service-startup-steps.log");
+        double plain = startups(table, jdk + ", QUARKUS_FLYWAY_MIGRATE_AT_START=false", serverless, runs, log -> quick
+                ? Service.start(jdk17, List.of("-Dquarkus.debug.print-startup-times=true"), serverless, stepsLog)
+                : Service.start(jdk17, List.of(), serverless, log));
         Path appCds = Path.of("target/quarkus-app/app-cds.jsa").toAbsolutePath();
-        if (Files.exists(appCds)) {
+        if (!quick && Files.exists(appCds)) { // the smoke run builds no archive (bench/run)
             startups(table, jdk + " + AppCDS (quarkus.package.jar.appcds), no migration", serverless, runs,
                     log -> Service.start(jdk17, List.of("-XX:SharedArchiveFile=" + appCds), serverless, log));
         }
@@ -662,7 +670,9 @@ public final class Bench {
             table.note("The " + jdk + " CDS training run failed (see target/bench/service-app-dyn.jsa-training.log).");
         }
         if (Files.isExecutable(JDK25)) {
-            startups(table, "JDK 25, no migration", serverless, runs, log -> Service.start(JDK25, List.of(), serverless, log));
+            if (!quick) { // the smoke run's JDK 25 start is the AOT row's
+                startups(table, "JDK 25, no migration", serverless, runs, log -> Service.start(JDK25, List.of(), serverless, log));
+            }
             Path cache = OUT.resolve("app.aot").toAbsolutePath();
             if (train(JDK25, cache, env)) {
                 double aot = startups(table, "JDK 25 + AOT cache (src/main/docker/aot-train.sh, as Dockerfile.jvm), no migration", serverless, runs,
@@ -685,7 +695,7 @@ public final class Bench {
             table.note("No native executable measured (bench/run --native [PATH]).");
         }
         tables.add(table);
-        tables.add(startupSteps(jdk17, serverless));
+        tables.add(quick ? startupSteps(stepsLog, (long) plain) : startupSteps(jdk17, serverless));
         if (nativeExecutable != null) {
             tables.add(nativeAgainstJvm(jdk17, nativeExecutable, serverless));
         }
@@ -697,7 +707,7 @@ public final class Bench {
      * dynamic CDS archive ({@code .jsa}). From the application's directory with the jar's relative
      * name: the class path the measured starts use (Service.start), as the image runs from /deployments.
      */
-    private static boolean train(Path java, Path cache, Map<String, String> env) throws Exception {
+    private boolean train(Path java, Path cache, Map<String, String> env) throws Exception {
         Files.deleteIfExists(cache);
         ProcessBuilder trainer = new ProcessBuilder("bash", Path.of("src/main/docker/aot-train.sh").toAbsolutePath().toString(),
                 cache.toString(), java.toString(), "-jar", "quarkus-run.jar")
@@ -706,6 +716,9 @@ public final class Bench {
         trainer.environment().put("AOT_TRAINING_DB_URL", env.get("QUARKUS_DATASOURCE_REACTIVE_URL"));
         trainer.environment().put("AOT_TRAINING_DB_USER", env.get("QUARKUS_DATASOURCE_USERNAME"));
         trainer.environment().put("AOT_TRAINING_DB_PASSWORD", env.get("QUARKUS_DATASOURCE_PASSWORD"));
+        if (quick) {
+            trainer.environment().put("AOT_TRAINING_ROUNDS", "2"); // the smoke run passes through the training once
+        }
         return trainer.start().waitFor() == 0 && Files.exists(cache);
     }
 
@@ -753,6 +766,11 @@ public final class Bench {
         try (Service s = Service.start(jdk17, List.of("-Dquarkus.debug.print-startup-times=true"), serverless, log)) {
             wall = s.startupMillis;
         }
+        return startupSteps(log, wall);
+    }
+
+    /** Table e2 from the log of a start made with quarkus.debug.print-startup-times, which took {@code wall} ms. */
+    private static Table startupSteps(Path log, long wall) throws Exception {
         java.util.regex.Pattern step = java.util.regex.Pattern.compile("Build step (\\S+) completed in: (\\d+)ms");
         Map<String, Long> steps = new LinkedHashMap<>();
         for (String line : Files.readAllLines(log)) {
