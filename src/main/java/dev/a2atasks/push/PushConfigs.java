@@ -60,10 +60,6 @@ public class PushConfigs {
         return settings.enabled();
     }
 
-    public int maxPerTask() {
-        return settings.maxConfigsPerTask();
-    }
-
     public Uni<TaskPushNotificationConfig> create(Caller caller, TaskPushNotificationConfig request) {
         PushConfigCommand command = validator.pushConfig(request);
         if (!inCallersTenant(caller, command.tenant())) {

@@ -2,13 +2,10 @@ package dev.a2atasks.task;
 
 import dev.a2atasks.task.read.ListTasksQuery;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalInt;
 
-import dev.a2atasks.error.A2AException;
 import dev.a2atasks.error.FieldViolation;
 import dev.a2atasks.task.HistoryConfig;
 import dev.a2atasks.paging.PageTokenCodec;

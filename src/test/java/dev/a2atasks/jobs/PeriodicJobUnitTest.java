@@ -53,11 +53,15 @@ class PeriodicJobUnitTest {
     @Test
     void noMorePassesAfterStop() throws InterruptedException {
         AtomicInteger passes = new AtomicInteger();
-        PeriodicJob job = PeriodicJob.every("test-after-stop", Duration.ofMillis(5), passes::incrementAndGet);
-        Thread.sleep(50);
+        CountDownLatch running = new CountDownLatch(2);
+        PeriodicJob job = PeriodicJob.every("test-after-stop", Duration.ofMillis(5), () -> {
+            passes.incrementAndGet();
+            running.countDown();
+        });
+        assertTrue(running.await(5, TimeUnit.SECONDS), "the job ran before it was stopped");
         job.stop(Duration.ofSeconds(1));
         int atStop = passes.get();
-        Thread.sleep(100);
+        Thread.sleep(100); // twenty intervals: a pass scheduled after stop would have run by now
         assertEquals(atStop, passes.get());
     }
 
