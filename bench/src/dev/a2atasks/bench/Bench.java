@@ -180,6 +180,22 @@ public final class Bench {
             db.close();
             return;
         }
+        if (options.containsKey("writes-only")) {
+            try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
+                Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
+                List<Table> profiles = new ArrayList<>();
+                timed("f. SendMessage", () -> tables.add(WritePath.sendMessage(clients, Clients.token(PRIVATE_KEY, "benchw", "writer"), quick,
+                        options.containsKey("profile") ? service.process.pid() : 0, profiles)));
+                tables.addAll(profiles);
+                timed("g. event latency", () -> eventLatency(env, java, db, clients));
+                timed("i. push", () -> tables.add(PushBench.run(clients, Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick)));
+                tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));
+            }
+            tables.forEach(t -> System.out.println(t.render()));
+            targets.forEach((name, value) -> System.out.println(name + ": " + value));
+            db.close();
+            return;
+        }
         if (options.containsKey("push-only")) {
             try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
@@ -202,7 +218,8 @@ public final class Bench {
             timed("b2. history paging", () -> transcript(service.port, big));
             timed("c. bindings", () -> bindings(clients, big, cores, service.process.pid()));
             timed("d. walk", () -> walk(service, db));
-            timed("f. SendMessage", () -> tables.add(WritePath.sendMessage(clients, Clients.token(PRIVATE_KEY, "benchw", "writer"), quick)));
+            timed("f. SendMessage", () -> tables.add(WritePath.sendMessage(clients, Clients.token(PRIVATE_KEY, "benchw", "writer"), quick,
+                    0, new ArrayList<>())));
             timed("g. event latency", () -> eventLatency(env, java, db, clients));
             timed("i. push", () -> tables.add(PushBench.run(clients, Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick)));
             tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));

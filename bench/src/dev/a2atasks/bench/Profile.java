@@ -31,6 +31,9 @@ final class Profile {
         AREAS.put("Netty I/O", List.of("io.netty."));
         AREAS.put("Quarkus security and CDI", List.of("io.quarkus.security.", "io.quarkus.smallrye.jwt.", "io.quarkus.arc."));
         AREAS.put("our request path (service, validation, SQL building)", List.of("dev.a2atasks.task.", "dev.a2atasks.protocol.", "dev.a2atasks.auth."));
+        AREAS.put("our write path (runs, agent, streams, push)", List.of("dev.a2atasks.execution.", "dev.a2atasks.agent.", "dev.a2atasks.push."));
+        AREAS.put("Hibernate ORM and Reactive", List.of("org.hibernate."));
+        AREAS.put("native-query plan cache (SelectInterpretationsKey)", List.of("org.hibernate.query.sql.spi.SelectInterpretationsKey"));
         AREAS.put("logging", List.of("org.jboss.logmanager.", "org.jboss.logging."));
     }
 

@@ -33,7 +33,11 @@ final class WritePath {
     private WritePath() {
     }
 
-    static Table sendMessage(Clients clients, String bearer, boolean quick) throws Exception {
+    /**
+     * Table f; with a {@code profilePid}, the 8-client loads of the service are recorded with JFR
+     * (target/bench/writes-*.jfr) and summarized in tables of their own, added to {@code profiles}.
+     */
+    static Table sendMessage(Clients clients, String bearer, boolean quick, long profilePid, List<Table> profiles) throws Exception {
         Duration warmUp = Duration.ofMillis(quick ? 100 : 1500);
         Duration measure = Duration.ofMillis(quick ? 300 : 5000);
         int[] concurrency = quick ? new int[] { 1, 8 } : new int[] { 1, 8, 32 };
@@ -41,9 +45,11 @@ final class WritePath {
                 "mode", "clients", "req/s", "p50 ms", "p99 ms", "throughput / SQL floor");
         for (int c : concurrency) {
             Stats immediateFloor = Load.timed(c, warmUp, measure, () -> unchecked(() -> submitFloor(clients, false)));
-            Stats immediate = Load.timed(c, warmUp, measure, () -> send(clients, bearer, true));
+            Stats immediate = profiled(c == 8 ? profilePid : 0, "SendMessage returnImmediately, gRPC, 8 clients", "writes-immediate-8",
+                    profiles, () -> Load.timed(c, warmUp, measure, () -> send(clients, bearer, true)));
             Stats blockingFloor = Load.timed(c, warmUp, measure, () -> unchecked(() -> submitFloor(clients, true)));
-            Stats blocking = Load.timed(c, warmUp, measure, () -> send(clients, bearer, false));
+            Stats blocking = profiled(c == 8 ? profilePid : 0, "SendMessage blocking, gRPC, 8 clients", "writes-blocking-8",
+                    profiles, () -> Load.timed(c, warmUp, measure, () -> send(clients, bearer, false)));
             table.row("returnImmediately", c, immediate.requestsPerSecond(), immediate.p50Ms(), immediate.p99Ms(),
                     percent(immediate, immediateFloor));
             table.row("SQL floor: task + message", c, immediateFloor.requestsPerSecond(), immediateFloor.p50Ms(), immediateFloor.p99Ms(),
@@ -58,6 +64,15 @@ final class WritePath {
                 + " chunks, COMPLETED), each one transaction that locks the task row, writes its row and its event, and NOTIFYs."
                 + " The service also runs the agent, waits for the task to settle and reads it back (history 20, artifacts).");
         return table;
+    }
+
+    private static Stats profiled(long pid, String label, String file, List<Table> profiles, Callable<Stats> load) throws Exception {
+        if (pid == 0) {
+            return load.call();
+        }
+        Stats[] result = new Stats[1];
+        profiles.add(Profile.during(pid, label, java.nio.file.Path.of("target/bench", file + ".jfr"), () -> result[0] = load.call()));
+        return result[0];
     }
 
     private static String percent(Stats s, Stats floor) {

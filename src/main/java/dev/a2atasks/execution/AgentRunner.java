@@ -148,9 +148,18 @@ public class AgentRunner {
         final AgentRequest request;
         final CompletableFuture<Message> reply = new CompletableFuture<>();
         final CompletableFuture<Void> firstUpdate = new CompletableFuture<>();
+        /**
+         * Completes once the run's turn is over here: its settling status committed
+         * ({@code settledState} says which), it was stopped, or it returned.
+         */
+        final CompletableFuture<Void> turnEnded = new CompletableFuture<>();
+        /** The run's committed writes so far (a waiter tells the wake-ups they caused from others'). */
+        final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
         volatile boolean closed;
         /** The run ended its turn itself (a terminal or interrupted state was committed). */
         volatile boolean settled;
+        /** The state the run ended its turn with, once committed; null before, or when it ended otherwise. */
+        volatile String settledState;
 
         Execution(long taskPk, Run run, AgentRequest request) {
             this.taskPk = taskPk;
@@ -213,6 +222,7 @@ public class AgentRunner {
             return;
         }
         execution.closed = true;
+        execution.turnEnded.complete(null);
         CompletableFuture.runAsync(() -> {
             try {
                 agent.cancel(execution.request);
@@ -260,7 +270,8 @@ public class AgentRunner {
             running.remove(execution.taskPk, execution);
             execution.reply.complete(null); // no-op when it replied
             execution.firstUpdate.complete(null);
-            signals.fire(execution.taskPk);
+            execution.turnEnded.complete(null);
+            signals.fire(execution.taskPk); // the run is over: no commit of its own may say so
         }
         return updater.handedOver();
     }

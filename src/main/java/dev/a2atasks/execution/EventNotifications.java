@@ -11,6 +11,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
 import io.vertx.pgclient.pubsub.PgSubscriber;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -21,8 +22,10 @@ import jakarta.enterprise.event.Observes;
  * {@code NOTIFY} on {@value TaskEventLog#EVENTS_CHANNEL} whose payload is only the task's row key
  * (the events themselves stay in the table); this process LISTENs on one dedicated connection,
  * reconnected every second while the database is away, and wakes the streams and blocking sends
- * waiting on that task. A missed notification costs latency only: every waiter also re-reads
- * on {@code a2a.stream.poll-interval}. The same connection LISTENs on
+ * waiting on that task. While it is connected, waiters rely on it ({@link TaskSignals#reReadAfter});
+ * it is checked every second, and pinged every {@value #PING_EVERY_TICKS} s (a connection that
+ * died without closing is closed, and so reconnected); while it is down, waiters re-read on
+ * {@code a2a.stream.poll-interval}. The same connection LISTENs on
  * {@value PushStore#OUTBOX_CHANNEL} and passes it on as a CDI event: a commit owes webhook
  * deliveries, so the push worker looks now.
  */
@@ -39,6 +42,9 @@ public class EventNotifications {
     private final Optional<String> password;
     private PgSubscriber subscriber;
     private volatile boolean stopped;
+    private long checks = -1;
+    private boolean pinging;
+    static final int PING_EVERY_TICKS = 10;
 
     EventNotifications(Vertx vertx, TaskSignals signals, Event<PushStore.OutboxNotice> outboxNotices,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> url,
@@ -70,7 +76,28 @@ public class EventNotifications {
         });
         subscriber.channel(PushStore.OUTBOX_CHANNEL).handler(payload -> outboxNotices.fire(new PushStore.OutboxNotice()));
         connect(1);
+        checks = vertx.setPeriodic(1_000, id -> check());
     }
+
+    /** Tells the waiters whether every commit reaches them; pings the connection now and then. */
+    private void check() {
+        PgConnection connection = subscriber.actualConnection();
+        signals.everyCommitSignalled(connection != null);
+        if (connection == null || pinging || ++ticks % PING_EVERY_TICKS != 0) {
+            return;
+        }
+        pinging = true;
+        connection.query("SELECT 1").execute().timeout(5, java.util.concurrent.TimeUnit.SECONDS).onComplete(result -> {
+            pinging = false;
+            if (result.failed() && !stopped) {
+                LOG.warnf("The LISTEN connection did not answer a ping (%s); reconnecting", result.cause().toString());
+                signals.everyCommitSignalled(false);
+                connection.close(); // the subscriber reconnects
+            }
+        });
+    }
+
+    private long ticks;
 
     /**
      * The first connection: the subscriber's reconnect policy covers a connection that closes
@@ -98,6 +125,9 @@ public class EventNotifications {
 
     void stop(@Observes ShutdownEvent ignored) {
         stopped = true;
+        if (checks >= 0) {
+            vertx.cancelTimer(checks);
+        }
         if (subscriber != null) {
             subscriber.close();
         }

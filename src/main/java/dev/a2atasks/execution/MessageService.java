@@ -54,13 +54,10 @@ public class MessageService {
     private final TaskStreams streams;
     private final PushConfigs push;
     private final Duration blockingTimeout;
-    /** How often a blocking SendMessage re-reads its task without a wake-up (a change made by another replica). */
-    private final Duration poll;
 
     MessageService(RequestValidator validator, TaskStore store, TaskReads reads, TaskQueryService queries, AgentRunner runner,
             TaskSignals signals, TaskStreams streams, PushConfigs push,
-            @ConfigProperty(name = "a2a.agent.blocking-timeout", defaultValue = "60s") Duration blockingTimeout,
-            @ConfigProperty(name = "a2a.stream.poll-interval", defaultValue = "1s") Duration poll) {
+            @ConfigProperty(name = "a2a.agent.blocking-timeout", defaultValue = "60s") Duration blockingTimeout) {
         this.validator = validator;
         this.store = store;
         this.reads = reads;
@@ -70,7 +67,6 @@ public class MessageService {
         this.streams = streams;
         this.push = push;
         this.blockingTimeout = blockingTimeout;
-        this.poll = poll;
     }
 
     public Uni<SendMessageResponse> send(Caller caller, Set<String> extensions, SendMessageRequest request) {
@@ -184,7 +180,9 @@ public class MessageService {
         }
         return store.cancel(caller, id).chain(pk -> {
             runner.canceled(pk);
-            signals.fire(pk);
+            if (!signals.everyCommitSignalled()) { // else its NOTIFY does
+                signals.fire(pk);
+            }
             return queries.getTask(caller, new GetTaskParams(request.getTenant(), id, OptionalInt.empty(), List.of()));
         });
     }
@@ -217,26 +215,62 @@ public class MessageService {
      * Waits until the task is terminal, or interrupted by the run answering this message (or a
      * later one), or the deadline passes, and says the state it saw. One watch on the task for the
      * whole wait, armed before each read, so no change between a read and the wait is missed;
-     * re-read at least every {@code a2a.stream.poll-interval}.
+     * without a wake-up, re-read as {@link TaskSignals#reReadAfter} says.
+     *
+     * <p>When the run answering the message is this process's, its turn's end is known here
+     * without a read, and a wake-up its own commit caused needs none either: the task is read at
+     * the start, then only for a wake-up the run's commits do not explain (a cancel, another
+     * replica's write), a timeout, or a turn that ended without saying how.
      */
     private Uni<String> awaitSettled(Started started, Instant deadline, Executor context) {
         TaskWatch watch = new TaskWatch(signals, started.task().taskPk());
-        return awaitSettled(started, watch, deadline, context).eventually(watch::close);
+        AgentRunner.Execution local = started.execution();
+        if (local != null) {
+            local.turnEnded.thenRun(watch::wake);
+        }
+        return awaitSettled(started, watch, deadline, context, true, 0).eventually(watch::close);
     }
 
-    private Uni<String> awaitSettled(Started started, TaskWatch watch, Instant deadline, Executor context) {
+    /**
+     * One step of the wait. {@code read}: whether the task must be read now. {@code balance}:
+     * wake-ups minus the local run's commits as of the last read; a wake-up that leaves it there
+     * is the echo of one of those commits (each is signalled exactly once), one that raises it is
+     * someone else's change. An echo still in flight can hide another's change only until it
+     * arrives, which then raises the balance.
+     */
+    private Uni<String> awaitSettled(Started started, TaskWatch watch, Instant deadline, Executor context, boolean read,
+            long balance) {
+        AgentRunner.Execution local = started.execution();
+        if (local != null && local.settledState != null) {
+            return Uni.createFrom().item(local.settledState);
+        }
         watch.arm();
-        return reads.progress(started.caller(), started.task().taskId()).chain(progress -> {
-            Duration left = Duration.between(Instant.now(), deadline);
-            if (progress == null || TaskStates.isTerminal(progress.state()) || left.isNegative() || left.isZero()
-                    || (TaskStates.isSettled(progress.state()) && TaskStreams.endsTurnOf(progress.runInputSeq(), started.task().inputSeq()))) {
-                return Uni.createFrom().item(progress == null ? null : progress.state());
+        long now = watch.fires() - (local == null ? 0 : local.commits.get());
+        long since = read ? now : balance;
+        Duration left = Duration.between(Instant.now(), deadline);
+        boolean due = left.isNegative() || left.isZero();
+        Uni<String> settled = !read && !due ? Uni.createFrom().nullItem()
+                : reads.progress(started.caller(), started.task().taskId()).map(progress -> progress == null ? GONE
+                        : TaskStates.isTerminal(progress.state()) || due
+                                || (TaskStates.isSettled(progress.state())
+                                        && TaskStreams.endsTurnOf(progress.runInputSeq(), started.task().inputSeq()))
+                                                ? progress.state() : null);
+        return settled.chain(state -> {
+            if (state != null) {
+                return Uni.createFrom().item(state == GONE ? null : state);
             }
+            Duration poll = signals.reReadAfter();
             return watch.next(left.compareTo(poll) < 0 ? left : poll)
                     .emitOn(context) // back on the request's Vert.x context: Hibernate Reactive runs only there
-                    .chain(() -> awaitSettled(started, watch, deadline, context));
+                    .chain(signalled -> {
+                        boolean echo = signalled && local != null && watch.fires() - local.commits.get() <= since;
+                        return awaitSettled(started, watch, deadline, context, !echo, since);
+                    });
         });
     }
+
+    /** Said by a read that found no task (deleted meanwhile): the wait ends with no state. */
+    private static final String GONE = "";
 
     private static Executor onContext(Context context) {
         return context == null ? Runnable::run : task -> context.runOnContext(ignored -> task.run());

@@ -101,10 +101,12 @@ public final class RunUpdater implements TaskUpdater {
     /** A status write; one that ends the turn marks the run settled and keeps the run handed over, if any. */
     private void settle(TaskStatus status, Runnable afterCommit) {
         Run handedOver = write(() -> runs.recordStatus(ref, status, lease), () -> {
+            afterCommit.run();
             if (TaskStates.isSettled(status.getState().name())) {
                 execution.settled = true;
+                execution.settledState = status.getState().name();
+                execution.turnEnded.complete(null);
             }
-            afterCommit.run();
         });
         if (handedOver != null) {
             next = handedOver;
@@ -132,7 +134,10 @@ public final class RunUpdater implements TaskUpdater {
 
     /**
      * One committed change of this run, waited for at most {@code a2a.agent.write-timeout};
-     * {@code afterCommit} runs before waiters are woken.
+     * {@code afterCommit} runs before waiters are woken. While every commit is signalled by its
+     * NOTIFY ({@link TaskSignals#everyCommitSignalled}), this one is too, and is not signalled
+     * twice: each commit of the run wakes a waiter once, which is how a waiter here tells the
+     * run's own commits from others'.
      */
     private <T> T write(Supplier<Uni<T>> change, Runnable afterCommit) {
         if (execution.closed) {
@@ -150,9 +155,12 @@ public final class RunUpdater implements TaskUpdater {
         } catch (Throwable e) {
             throw new IllegalStateException(e);
         }
+        execution.commits.incrementAndGet();
         afterCommit.run();
         execution.firstUpdate.complete(null);
-        signals.fire(execution.taskPk);
+        if (!signals.everyCommitSignalled()) {
+            signals.fire(execution.taskPk);
+        }
         return result;
     }
 }

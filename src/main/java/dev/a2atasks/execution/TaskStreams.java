@@ -1,10 +1,7 @@
 package dev.a2atasks.execution;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
-
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.a2atasks.auth.Caller;
 import dev.a2atasks.error.A2AException;
@@ -33,8 +30,8 @@ import jakarta.enterprise.context.ApplicationScoped;
  * as it is (a snapshot taken under a share lock, so it matches an exact event number), then every
  * event of {@code task_events} after it, in order, until a status update leaves the task terminal
  * or interrupted (spec §11.7). Nothing is sent from memory: a late or reconnecting subscriber
- * sees what an early one saw. A wake-up (in-process) or the poll interval
- * ({@code a2a.stream.poll-interval}) triggers the next read; a cancelled subscription stops it.
+ * sees what an early one saw. A wake-up (a commit here, or another replica's NOTIFY) triggers
+ * the next read, or, without one, {@link TaskSignals#reReadAfter}; a cancelled subscription stops it.
  */
 @ApplicationScoped
 public class TaskStreams {
@@ -46,17 +43,15 @@ public class TaskStreams {
     private final TaskQueryService queries;
     private final TaskSignals signals;
     private final Vertx vertx;
-    private final Duration poll;
     private final ServiceMetrics metrics;
 
     TaskStreams(RequestValidator validator, TaskReads reads, TaskQueryService queries, TaskSignals signals, Vertx vertx,
-            @ConfigProperty(name = "a2a.stream.poll-interval", defaultValue = "1s") Duration poll, ServiceMetrics metrics) {
+            ServiceMetrics metrics) {
         this.validator = validator;
         this.reads = reads;
         this.queries = queries;
         this.signals = signals;
         this.vertx = vertx;
-        this.poll = poll;
         this.metrics = metrics;
     }
 
@@ -207,7 +202,7 @@ public class TaskStreams {
                     context.runOnContext(ignored -> read());
                     return;
                 }
-                watching.next(poll).subscribe().with(ignored -> context.runOnContext(again -> read()));
+                watching.next(signals.reReadAfter()).subscribe().with(ignored -> context.runOnContext(again -> read()));
             }, emitter::fail);
         }
     }

@@ -17,6 +17,7 @@ final class TaskWatch implements AutoCloseable {
 
     private final TaskSignals.Listener listener;
     private final AtomicBoolean fired = new AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicLong fires = new java.util.concurrent.atomic.AtomicLong();
     private final AtomicReference<CompletableFuture<Void>> waiting = new AtomicReference<>();
 
     TaskWatch(TaskSignals signals, long taskPk) {
@@ -24,6 +25,7 @@ final class TaskWatch implements AutoCloseable {
     }
 
     private void onFire() {
+        fires.incrementAndGet();
         fired.set(true);
         CompletableFuture<Void> wait = waiting.getAndSet(null);
         if (wait != null) {
@@ -31,20 +33,33 @@ final class TaskWatch implements AutoCloseable {
         }
     }
 
+    /** How many wake-ups this watch has had since it began. */
+    long fires() {
+        return fires.get();
+    }
+
     /** Before a read: only changes fired from now on wake {@link #next}. */
     void arm() {
         fired.set(false);
     }
 
-    /** The first change fired since {@link #arm}, or {@code max}, whichever comes first; never fails. */
-    Uni<Void> next(Duration max) {
+    /**
+     * The first change fired since {@link #arm} (true), or {@code max} without one (false),
+     * whichever comes first; never fails.
+     */
+    Uni<Boolean> next(Duration max) {
         CompletableFuture<Void> wait = new CompletableFuture<>();
         waiting.set(wait);
         if (fired.get()) {
             wait.complete(null);
         }
-        return Uni.createFrom().completionStage(wait).ifNoItem().after(max).recoverWithItem((Void) null)
+        return Uni.createFrom().completionStage(wait).map(signalled -> true).ifNoItem().after(max).recoverWithItem(false)
                 .invoke(() -> waiting.compareAndSet(wait, null));
+    }
+
+    /** Wakes the waiter as a change of the task would (something it waits on besides the task happened). */
+    void wake() {
+        onFire();
     }
 
     @Override

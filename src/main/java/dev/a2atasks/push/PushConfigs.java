@@ -115,7 +115,7 @@ public class PushConfigs {
      */
     public Uni<LockedTaskWrite> withMessage(Caller caller, PushConfigCommand command, String taskId) {
         return prepare(caller, command, taskId, "configuration.taskPushNotificationConfig.url")
-                .map(row -> lockedTask -> store.saveLocked(row, settings.maxConfigsPerTask()));
+                .map(row -> lockedTask -> store.saveLocked(lockedTask, row, settings.maxConfigsPerTask()));
     }
 
     /**

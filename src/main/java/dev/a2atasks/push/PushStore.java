@@ -26,11 +26,6 @@ public class PushStore implements EventOutbox {
     /** The PostgreSQL channel on which a commit that owes deliveries is announced (no payload). */
     public static final String OUTBOX_CHANNEL = "a2a_push_outbox";
 
-    @Override
-    public String channel() {
-        return OUTBOX_CHANNEL;
-    }
-
     /** A CDI event: a NOTIFY on {@link #OUTBOX_CHANNEL} arrived (some commit owes deliveries). */
     public record OutboxNotice() {
     }
@@ -41,11 +36,11 @@ public class PushStore implements EventOutbox {
      */
     @WithTransaction
     public Uni<PushConfigEntity> save(Caller owner, PushConfigEntity config, int maxPerTask) {
-        return TaskRows.lockTask(owner, config.taskId).chain(task -> saveLocked(config, maxPerTask));
+        return TaskRows.lockTask(owner, config.taskId).chain(task -> saveLocked(task, config, maxPerTask));
     }
 
     /** The same, inside a transaction that already holds the task's lock (SendMessage's). */
-    Uni<PushConfigEntity> saveLocked(PushConfigEntity config, int maxPerTask) {
+    Uni<PushConfigEntity> saveLocked(TaskEntity task, PushConfigEntity config, int maxPerTask) {
         PushConfigEntity.Key key = new PushConfigEntity.Key(config.tenant, config.owner, config.taskId, config.id);
         return PushConfigEntity.<PushConfigEntity>findById(key).chain(existing -> {
             if (existing != null) {
@@ -62,6 +57,7 @@ public class PushStore implements EventOutbox {
                             return Uni.createFrom().failure(A2AException.invalidParam("taskId",
                                     "task " + config.taskId + " already has " + count + " push notification configs, the most a task may have"));
                         }
+                        task.registeredPush(); // this transaction's later events owe it (the database flag follows by trigger)
                         return config.<PushConfigEntity>persist();
                     });
         });
@@ -117,21 +113,29 @@ public class PushStore implements EventOutbox {
     /**
      * One outbox row per registration of the task for the event just recorded, in the event's
      * transaction: an event is owed to exactly the registrations that existed when it committed.
-     * One statement, whatever the number of registrations; with none it inserts nothing.
+     * One statement, whatever the number of registrations: the rows, and the NOTIFY on
+     * {@link #OUTBOX_CHANNEL} when there are any (a plain SQL statement: an HQL insert-select was
+     * translated again at every call).
      */
+    static final String ENQUEUE = """
+            WITH owed AS (
+                INSERT INTO push_outbox (tenant, owner, task_id, config_id, event_seq, state, attempts, next_attempt_at, created_at)
+                SELECT c.tenant, c.owner, c.task_id, c.id, ?4, 'PENDING', 0, ?5, ?5
+                FROM push_configs c
+                WHERE c.tenant = ?1 AND c.owner = ?2 AND c.task_id = ?3
+                RETURNING 1)
+            SELECT pg_notify('%s', '') FROM (SELECT 1 FROM owed LIMIT 1) AS any_owed""".formatted(OUTBOX_CHANNEL);
+
     @Override
-    public Uni<Integer> enqueue(TaskEntity task, long eventSeq) {
+    public Uni<Void> enqueue(TaskEntity task, long eventSeq) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        return Panache.getSession().chain(session -> session.flush().chain(() -> session.createMutationQuery("""
-                insert into PushDeliveryEntity (tenant, owner, taskId, configId, eventSeq, state, attempts, nextAttemptAt, createdAt)
-                select c.tenant, c.owner, c.taskId, c.id, :seq, 'PENDING', 0, :now, :now
-                from PushConfigEntity c
-                where c.tenant = :tenant and c.owner = :owner and c.taskId = :taskId""")
-                .setParameter("seq", eventSeq)
-                .setParameter("now", now)
-                .setParameter("tenant", task.tenant)
-                .setParameter("owner", task.owner)
-                .setParameter("taskId", task.id)
-                .executeUpdate()));
+        // Flushed first: a registration stored earlier in this transaction must be in the table it reads.
+        return Panache.getSession().chain(session -> session.flush().chain(() -> session.createNativeQuery(ENQUEUE)
+                .setParameter(1, task.tenant)
+                .setParameter(2, task.owner)
+                .setParameter(3, task.id)
+                .setParameter(4, eventSeq)
+                .setParameter(5, now)
+                .executeUpdate())).replaceWithVoid();
     }
 }

@@ -1,7 +1,9 @@
 package dev.a2atasks.execution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -13,9 +15,12 @@ import org.junit.jupiter.api.Test;
  */
 class TaskSignalsUnitTest {
 
+    private static final Duration POLL = Duration.ofSeconds(1);
+    private static final Duration SAFETY_POLL = Duration.ofSeconds(30);
+
     @Test
     void everyListenerHearsEveryFireUntilItCloses() {
-        TaskSignals signals = new TaskSignals();
+        TaskSignals signals = new TaskSignals(POLL, SAFETY_POLL);
         AtomicInteger first = new AtomicInteger();
         AtomicInteger second = new AtomicInteger();
         TaskSignals.Listener a = signals.listen(7, first::incrementAndGet);
@@ -34,7 +39,7 @@ class TaskSignalsUnitTest {
 
     @Test
     void waitingLongCostsOneEntryAndNothingIsLeftAfterwards() {
-        TaskSignals signals = new TaskSignals();
+        TaskSignals signals = new TaskSignals(POLL, SAFETY_POLL);
         TaskSignals.Listener[] waiters = new TaskSignals.Listener[100];
         for (int i = 0; i < waiters.length; i++) {
             waiters[i] = signals.listen(i % 3, () -> {
@@ -45,5 +50,28 @@ class TaskSignalsUnitTest {
             waiter.close();
         }
         assertEquals(0, signals.tasksWaitedOn());
+    }
+
+    @Test
+    void waitersPollOnlyWhileCommitsMayGoUnsignalledAndEveryChangeOfThatWakesThem() {
+        TaskSignals signals = new TaskSignals(POLL, SAFETY_POLL);
+        AtomicInteger woken = new AtomicInteger();
+        TaskSignals.Listener one = signals.listen(1, woken::incrementAndGet);
+        TaskSignals.Listener other = signals.listen(2, woken::incrementAndGet);
+        assertFalse(signals.everyCommitSignalled(), "down until the LISTEN connection says otherwise");
+        assertEquals(POLL, signals.reReadAfter());
+
+        signals.everyCommitSignalled(true); // LISTEN came up: what it missed before is read again
+        assertEquals(SAFETY_POLL, signals.reReadAfter());
+        assertEquals(2, woken.get());
+        signals.everyCommitSignalled(true); // no change, no wake-up
+        assertEquals(2, woken.get());
+
+        signals.everyCommitSignalled(false); // went down: back to polling, starting now
+        assertEquals(POLL, signals.reReadAfter());
+        assertEquals(4, woken.get());
+        assertFalse(signals.everyCommitSignalled());
+        one.close();
+        other.close();
     }
 }

@@ -9,9 +9,10 @@ import io.smallrye.mutiny.Uni;
  */
 public interface EventOutbox {
 
-    /** Writes what the event just recorded for this locked task owes; answers how many rows. */
-    Uni<Integer> enqueue(TaskEntity task, long eventSeq);
-
-    /** The channel NOTIFY'd at commit when an event owed any rows. */
-    String channel();
+    /**
+     * Writes what the event just recorded for this locked task owes, and has the deliverers told
+     * at commit when it owes any. Called only for a task that has had a registration
+     * ({@link TaskEntity#pushRegistered}).
+     */
+    Uni<Void> enqueue(TaskEntity task, long eventSeq);
 }

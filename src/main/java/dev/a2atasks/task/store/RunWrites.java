@@ -2,6 +2,8 @@ package dev.a2atasks.task.store;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 
 import com.google.protobuf.Struct;
@@ -16,7 +18,6 @@ import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.TaskArtifactUpdateEvent;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,17 +32,21 @@ import jakarta.persistence.LockModeType;
 @ApplicationScoped
 public class RunWrites {
 
-    /** The artifact upsert: one statement, whatever the size of what is stored; answers whether it created the artifact. */
+    /**
+     * The artifact upsert: one statement, whatever the size of what is stored; answers whether it
+     * created the artifact. Written with its event in one statement ({@link TaskEventLog#recordWith}).
+     */
     static final String UPSERT_ARTIFACT = """
             INSERT INTO artifacts AS a (task_pk, artifact_id, ord, name, description, parts, metadata, extensions)
-            VALUES (?1, ?2, (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = ?1),
-                    ?3, ?4, CAST(CAST(?5 AS text) AS jsonb), CAST(CAST(?6 AS text) AS jsonb), CAST(CAST(?7 AS text) AS jsonb))
+            VALUES (:taskPk, :artifactId, (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = :taskPk),
+                    :name, :description, CAST(CAST(:parts AS text) AS jsonb), CAST(CAST(:metadata AS text) AS jsonb),
+                    CAST(CAST(:extensions AS text) AS jsonb))
             ON CONFLICT (task_pk, artifact_id) DO UPDATE SET %s
             RETURNING (a.xmax = 0) AS created""";
-    /** A chunk: its parts go after the stored ones; nothing stored is read back into the service. */
-    static final String APPEND_ARTIFACT = UPSERT_ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts");
-    private static final String REPLACE_ARTIFACT = UPSERT_ARTIFACT.formatted("name = EXCLUDED.name, description = EXCLUDED.description,"
-            + " parts = EXCLUDED.parts, metadata = EXCLUDED.metadata, extensions = EXCLUDED.extensions");
+    /** A chunk, with its event: its parts go after the stored ones; nothing stored is read back into the service. */
+    static final String APPEND_ARTIFACT = TaskEventLog.withEvent(UPSERT_ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts"));
+    private static final String REPLACE_ARTIFACT = TaskEventLog.withEvent(UPSERT_ARTIFACT.formatted("name = EXCLUDED.name,"
+            + " description = EXCLUDED.description, parts = EXCLUDED.parts, metadata = EXCLUDED.metadata, extensions = EXCLUDED.extensions"));
 
     private final TaskEventLog events;
 
@@ -103,23 +108,24 @@ public class RunWrites {
      */
     @WithTransaction
     public Uni<Void> recordArtifact(RunRef ref, Artifact artifact, boolean append, boolean lastChunk) {
-        return lockRunTask(ref).chain(task -> Panache.getSession().chain(session -> session
-                .createNativeQuery(append ? APPEND_ARTIFACT : REPLACE_ARTIFACT, Boolean.class)
-                .setParameter(1, task.pk)
-                .setParameter(2, artifact.getArtifactId())
-                .setParameter(3, artifact.getName().isEmpty() ? null : artifact.getName())
-                .setParameter(4, artifact.getDescription().isEmpty() ? null : artifact.getDescription())
-                .setParameter(5, ProtoJsonColumns.printParts(artifact.getPartsList()))
-                .setParameter(6, ProtoJsonColumns.printStruct(artifact.getMetadata()))
-                .setParameter(7, ProtoJsonColumns.printStrings(artifact.getExtensionsList()))
-                .getSingleResult())
-                .chain(created -> {
-                    task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
-                    StreamResponse event = StreamResponse.newBuilder().setArtifactUpdate(TaskArtifactUpdateEvent.newBuilder()
-                            .setTaskId(task.id).setContextId(task.contextId).setArtifact(artifact)
-                            .setAppend(append && !created).setLastChunk(lastChunk)).build();
-                    return events.record(task, "ARTIFACT_UPDATE", event, task.runInputSeq);
-                }));
+        return lockRunTask(ref).chain(task -> {
+            task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
+            Map<String, Object> parameters = new HashMap<>();
+            parameters.put("taskPk", task.pk);
+            parameters.put("artifactId", artifact.getArtifactId());
+            parameters.put("name", artifact.getName().isEmpty() ? null : artifact.getName());
+            parameters.put("description", artifact.getDescription().isEmpty() ? null : artifact.getDescription());
+            parameters.put("parts", ProtoJsonColumns.printParts(artifact.getPartsList()));
+            parameters.put("metadata", ProtoJsonColumns.printStruct(artifact.getMetadata()));
+            parameters.put("extensions", ProtoJsonColumns.printStrings(artifact.getExtensionsList()));
+            TaskArtifactUpdateEvent.Builder event = TaskArtifactUpdateEvent.newBuilder()
+                    .setTaskId(task.id).setContextId(task.contextId).setArtifact(artifact).setLastChunk(lastChunk);
+            // Parts added to a stored artifact are an append; the chunk that created it is its start.
+            StreamResponse created = StreamResponse.newBuilder().setArtifactUpdate(event.setAppend(false)).build();
+            StreamResponse appended = StreamResponse.newBuilder().setArtifactUpdate(event.setAppend(append)).build();
+            return events.recordWith(task, "ARTIFACT_UPDATE", append ? APPEND_ARTIFACT : REPLACE_ARTIFACT, parameters, created, appended,
+                    task.runInputSeq);
+        });
     }
 
     /**

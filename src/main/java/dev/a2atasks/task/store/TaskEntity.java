@@ -95,6 +95,19 @@ public class TaskEntity extends PanacheEntityBase {
     @Column(name = "origin_message_id")
     public String originMessageId;
 
+    /**
+     * Whether the task has ever had a webhook registration (migration V11): set by the database
+     * when one is stored, never by this mapping; an event of a task without one owes no deliveries.
+     * A registration also sets it here ({@link #registeredPush}), for the events of its own transaction.
+     */
+    @Column(name = "push_registered", insertable = false, updatable = false)
+    public boolean pushRegistered;
+
+    /** A registration of this locked task was stored in this transaction (the database flag follows by trigger). */
+    public void registeredPush() {
+        pushRegistered = true;
+    }
+
     /** Whether the task is in a state it never leaves (spec: COMPLETED, FAILED, CANCELED, REJECTED). */
     public boolean isTerminal() {
         return TaskStates.isTerminal(state);

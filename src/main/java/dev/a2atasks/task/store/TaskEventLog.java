@@ -2,6 +2,8 @@ package dev.a2atasks.task.store;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
 
 import dev.a2atasks.metrics.ServiceMetrics;
 import dev.a2atasks.proto.v1.StreamResponse;
@@ -14,9 +16,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * The event log: every change of a task is recorded as a {@code task_events} row in the change's
- * own transaction (numbered by the task row's {@code next_event_seq}), turned into the outbox rows
- * the task's webhooks are owed ({@link EventOutbox}), and announced on {@link #EVENTS_CHANNEL} at commit. Streams and
- * webhooks read these rows; nothing else tells them a task changed.
+ * own transaction (numbered by the task row's {@code next_event_seq}), announced on
+ * {@link #EVENTS_CHANNEL} at commit, and turned into the outbox rows the task's webhooks are owed
+ * ({@link EventOutbox}). Streams and webhooks read these rows; nothing else tells them a task changed.
  */
 @ApplicationScoped
 public class TaskEventLog {
@@ -52,26 +54,70 @@ public class TaskEventLog {
         return record(task, "STATUS_UPDATE", event, inputSeq);
     }
 
+    /**
+     * The event row and its announcement in one statement (one round trip): NOTIFY is
+     * transactional, delivered on commit, never for a rolled-back change, and collapsed with
+     * identical ones of the same transaction. Small by design: subscribers read the rows. The
+     * statement goes through Hibernate as a mutation, whose plan is cached by its text: a native
+     * SELECT was cached per call (Hibernate Reactive's result mapping has no equality), so the
+     * plan cache filled with copies and each lookup compared them, 15% of the service's CPU.
+     */
+    private static final String EVENT = """
+            INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload, created_at, input_seq)
+            %s
+            RETURNING seq""";
+    private static final String ANNOUNCED = "SELECT pg_notify('" + EVENTS_CHANNEL + "', :taskKey) FROM event";
+    static final String INSERT_EVENT = "WITH event AS (" + EVENT.formatted(
+            "VALUES (:tenant, :owner, :taskId, :seq, :kind, CAST(CAST(:payload AS text) AS jsonb), :createdAt, :inputSeq)") + ")\n"
+            + ANNOUNCED;
+
     /** Records an event of a locked task ({@code inputSeq}: the user message its run answers, if any). */
     Uni<Void> record(TaskEntity task, String kind, StreamResponse event, Long inputSeq) {
-        TaskEventEntity row = new TaskEventEntity();
-        row.tenant = task.tenant;
-        row.owner = task.owner;
-        row.taskId = task.id;
-        row.seq = task.nextEventSeq;
-        task.nextEventSeq = row.seq + 1;
-        row.kind = kind;
-        row.payloadJson = ProtoJsonColumns.print(event);
-        row.createdAt = OffsetDateTime.now(ZoneOffset.UTC);
-        row.inputSeq = inputSeq;
-        // NOTIFY is transactional: delivered on commit, never for a rolled-back change, and collapsed
-        // with identical ones of the same transaction. Small by design: subscribers read the rows.
-        // The push channel is told only when the event is owed to a webhook.
-        return row.persist().chain(() -> outbox.enqueue(task, row.seq)).chain(owed -> Panache.getSession().chain(session -> session
-                .createNativeQuery(owed > 0
-                        ? "SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1), pg_notify('" + outbox.channel() + "', '')"
-                        : "SELECT pg_notify('" + EVENTS_CHANNEL + "', ?1)")
-                .setParameter(1, Long.toString(task.pk))
-                .getSingleResult())).replaceWithVoid();
+        return write(task, INSERT_EVENT, Map.of("payload", ProtoJsonColumns.print(event)), kind, inputSeq);
+    }
+
+    /**
+     * A change of a task, its event and the announcement as one statement: {@code change} is a
+     * data-modifying statement returning one row with a boolean {@code created}, and the event's
+     * payload is {@code :ifCreated} or {@code :otherwise} as it says. See {@link #recordWith}.
+     */
+    static String withEvent(String change) {
+        return "WITH change AS (" + change + "),\nevent AS (" + EVENT.formatted("""
+                SELECT :tenant, :owner, :taskId, :seq, :kind,
+                       CAST(CAST(CASE WHEN change.created THEN :ifCreated ELSE :otherwise END AS text) AS jsonb), :createdAt, :inputSeq
+                FROM change""") + ")\n" + ANNOUNCED;
+    }
+
+    /**
+     * Records an event of a locked task together with the change it describes, in one statement
+     * made by {@link #withEvent}: the event says {@code ifCreated} when the change created its row
+     * (an artifact chunk that created the artifact is its start), else {@code otherwise}.
+     */
+    Uni<Void> recordWith(TaskEntity task, String kind, String sql, Map<String, Object> changeParameters, StreamResponse ifCreated,
+            StreamResponse otherwise, Long inputSeq) {
+        Map<String, Object> parameters = new HashMap<>(changeParameters);
+        parameters.put("ifCreated", ProtoJsonColumns.print(ifCreated));
+        parameters.put("otherwise", ProtoJsonColumns.print(otherwise));
+        return write(task, sql, parameters, kind, inputSeq);
+    }
+
+    private Uni<Void> write(TaskEntity task, String sql, Map<String, Object> parameters, String kind, Long inputSeq) {
+        long seq = task.nextEventSeq;
+        task.nextEventSeq = seq + 1;
+        return Panache.getSession().chain(session -> {
+            var statement = session.createNativeQuery(sql)
+                    .setParameter("tenant", task.tenant)
+                    .setParameter("owner", task.owner)
+                    .setParameter("taskId", task.id)
+                    .setParameter("seq", seq)
+                    .setParameter("kind", kind)
+                    .setParameter("createdAt", OffsetDateTime.now(ZoneOffset.UTC))
+                    .setParameter("inputSeq", inputSeq)
+                    .setParameter("taskKey", Long.toString(task.pk));
+            parameters.forEach(statement::setParameter);
+            return statement.executeUpdate();
+        })
+                // A task that never had a webhook owes none: no outbox statement (migration V11).
+                .chain(() -> task.pushRegistered ? outbox.enqueue(task, seq) : Uni.createFrom().voidItem());
     }
 }

@@ -77,41 +77,38 @@ public class TaskStore {
     /**
      * A new task for a user's message: SUBMITTED, the message its first history entry, and a run
      * for it leased to the process that will start it. A message id this caller already created a
-     * task with answers that task as a retry (the race of two such retries ends in
-     * {@link #isOriginConflict} for one of them; see {@link #originOf}).
+     * task with fails with {@link #isOriginConflict}, and {@link #originOf} answers that task as
+     * the retry's (also when two retries race).
      */
     @WithTransaction
     public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message, Lease lease,
             LockedTaskWrite alsoWrite) {
-        return findOrigin(owner, message.getMessageId()).chain(retry -> {
-            if (retry != null) {
-                return Uni.createFrom().item(retry);
-            }
-            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-            TaskEntity row = new TaskEntity();
-            row.tenant = owner.tenant();
-            row.owner = owner.subject();
-            row.id = taskId;
-            row.contextId = contextId;
-            row.createdAt = now;
-            row.nextSeq = 1;
-            row.originMessageId = message.getMessageId();
-            Message stored = message.toBuilder().setTaskId(taskId).setContextId(contextId).build();
-            Run run = new Run(UUID.randomUUID(), 0, stored);
-            row.runId = run.id();
-            row.runInputSeq = 0L;
-            row.leaseOwner = lease.owner();
-            row.leaseExpiresAt = lease.expiry();
-            TaskRows.applyStatus(row, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED).build(), now);
-            return row.<TaskEntity>persist()
-                    .chain(saved -> TaskRows.toEntity(saved.pk, 0, message, now).persist())
-                    .chain(() -> alsoWrite == null ? Uni.createFrom().voidItem() : alsoWrite.write(row).replaceWithVoid())
-                    .invoke(metrics::taskCreated)
-                    .replaceWith(() -> new Accepted(row.pk, taskId, contextId, 0, true, false, run));
-        });
+        // No look-up first: a retry is rare, and the unique index on the first message finds it
+        // (isOriginConflict; the caller answers with originOf), saving every send a round trip.
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        TaskEntity row = new TaskEntity();
+        row.tenant = owner.tenant();
+        row.owner = owner.subject();
+        row.id = taskId;
+        row.contextId = contextId;
+        row.createdAt = now;
+        row.nextSeq = 1;
+        row.originMessageId = message.getMessageId();
+        Message stored = message.toBuilder().setTaskId(taskId).setContextId(contextId).build();
+        Run run = new Run(UUID.randomUUID(), 0, stored);
+        row.runId = run.id();
+        row.runInputSeq = 0L;
+        row.leaseOwner = lease.owner();
+        row.leaseExpiresAt = lease.expiry();
+        TaskRows.applyStatus(row, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED).build(), now);
+        return row.<TaskEntity>persist()
+                .chain(saved -> TaskRows.toEntity(saved.pk, 0, message, now).persist())
+                .chain(() -> alsoWrite == null ? Uni.createFrom().voidItem() : alsoWrite.write(row).replaceWithVoid())
+                .invoke(metrics::taskCreated)
+                .replaceWith(() -> new Accepted(row.pk, taskId, contextId, 0, true, false, run));
     }
 
-    /** Whether a failed {@link #submit} lost the race to store the same first message (a concurrent retry). */
+    /** Whether a failed {@link #submit} was a retry: the caller's first message with this id already created a task. */
     public static boolean isOriginConflict(Throwable failure) {
         // Hibernate Reactive reports PostgreSQL's unique violation (23505) as a JDBC-style SQLException.
         for (Throwable t = failure; t != null; t = t.getCause()) {

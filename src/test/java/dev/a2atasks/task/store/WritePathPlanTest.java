@@ -7,6 +7,12 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,8 +25,8 @@ import jakarta.inject.Inject;
 
 /**
  * The write path's hand-written statements, exactly as the service sends them, planned by
- * PostgreSQL over 40,000 tasks and 6,000 artifacts: an artifact chunk is one upsert whose next
- * position is a probe of the artifacts' key, and the lease renewal locks its runs' rows through
+ * PostgreSQL over 40,000 tasks and 6,000 artifacts: an artifact chunk and its event are one
+ * statement whose next position is a probe of the artifacts' key, and the lease renewal locks its runs' rows through
  * the tasks' primary key; neither reads a table whole.
  */
 @QuarkusTest
@@ -59,13 +65,27 @@ class WritePathPlanTest {
     }
 
     @Test
-    void anArtifactChunkIsOneUpsertThatProbesTheArtifactsKey() throws SQLException {
-        // Hibernate's ?n placeholders as a prepared statement's $n.
-        String plan = plan("PREPARE chunk(bigint, text, text, text, text, text, text) AS "
-                + RunWrites.APPEND_ARTIFACT.replaceAll("\\?(\\d)", "\\$$1"),
-                "EXPLAIN EXECUTE chunk(" + pks("'task-1'") + ", 'a1', null, null, '[{\"text\":\"y\"}]', '{}', '[]')", "DEALLOCATE chunk");
+    void anArtifactChunkAndItsEventAreOneStatementThatProbesTheArtifactsKey() throws SQLException {
+        // Hibernate's named parameters as a prepared statement's $n, in order of first use.
+        Map<String, Integer> numbers = new LinkedHashMap<>();
+        Matcher names = Pattern.compile("(?<![:\\w]):([a-zA-Z]\\w*)").matcher(RunWrites.APPEND_ARTIFACT);
+        StringBuilder prepared = new StringBuilder();
+        while (names.find()) {
+            names.appendReplacement(prepared, "\\$" + numbers.computeIfAbsent(names.group(1), n -> numbers.size() + 1));
+        }
+        names.appendTail(prepared);
+        Map<String, String> values = Map.ofEntries(Map.entry("taskPk", pks("'task-1'")), Map.entry("artifactId", "'a1'"),
+                Map.entry("name", "null"), Map.entry("description", "null"), Map.entry("parts", "'[{\"text\":\"y\"}]'"),
+                Map.entry("metadata", "'{}'"), Map.entry("extensions", "'[]'"), Map.entry("tenant", "'write-plan'"),
+                Map.entry("owner", "'owner-1'"), Map.entry("taskId", "'task-1'"), Map.entry("seq", "7"), Map.entry("kind", "'ARTIFACT_UPDATE'"),
+                Map.entry("ifCreated", "'{}'"), Map.entry("otherwise", "'{}'"), Map.entry("createdAt", "now()"), Map.entry("inputSeq", "0"),
+                Map.entry("taskKey", "'1'"));
+        String arguments = numbers.keySet().stream().map(name -> Objects.requireNonNull(values.get(name), name))
+                .collect(Collectors.joining(", "));
+        String plan = plan("PREPARE chunk AS " + prepared, "EXPLAIN EXECUTE chunk(" + arguments + ")", "DEALLOCATE chunk");
         assertTrue(plan.contains("Conflict Arbiter Indexes: artifacts_pkey"), plan);
         assertTrue(plan.matches("(?s).*Index Only Scan.*on artifacts.*"), "the next position from an index: " + plan);
+        assertTrue(plan.contains("Insert on task_events"), "the event in the same statement: " + plan);
         assertFalse(plan.contains("Seq Scan"), plan);
     }
 
