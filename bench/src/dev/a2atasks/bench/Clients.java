@@ -35,8 +35,8 @@ import io.grpc.stub.MetadataUtils;
 final class Clients {
 
     static final String ISSUER = "https://a2a-tasks.dev";
-    private final String host;
-    private final int port;
+    final String host;
+    final int port;
     private final String jdbcUrl;
 
     Clients(String host, int port, String jdbcUrl) {

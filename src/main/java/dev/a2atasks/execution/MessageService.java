@@ -18,6 +18,7 @@ import dev.a2atasks.proto.v1.Message;
 import dev.a2atasks.proto.v1.SendMessageRequest;
 import dev.a2atasks.proto.v1.SendMessageResponse;
 import dev.a2atasks.proto.v1.StreamResponse;
+import dev.a2atasks.proto.v1.Task;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.push.PushConfigs;
 import dev.a2atasks.task.GetTaskParams;
@@ -72,6 +73,13 @@ public class MessageService {
     public Uni<SendMessageResponse> send(Caller caller, Set<String> extensions, SendMessageRequest request) {
         Context context = Vertx.currentContext();
         return start(caller, extensions, request).chain(started -> {
+            // A task this message created is answered as it was stored, without reading it back.
+            Task submitted = started.command().returnImmediately()
+                    ? started.task().asSubmitted(started.command().historyLength().orElse(-1) != 0)
+                    : null;
+            if (submitted != null) {
+                return Uni.createFrom().item(SendMessageResponse.newBuilder().setTask(submitted).build());
+            }
             Uni<String> settled = started.command().returnImmediately() ? Uni.createFrom().nullItem()
                     : awaitSettled(started, Instant.now().plus(blockingTimeout), onContext(context));
             // A direct reply leaves the task COMPLETED and is known once the agent's run ends, right after

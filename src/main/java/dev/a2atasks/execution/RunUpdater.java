@@ -46,7 +46,8 @@ public final class RunUpdater implements TaskUpdater {
         this.lease = lease;
         this.writeTimeout = writeTimeout;
         this.signals = signals;
-        this.ref = new RunRef(execution.request.caller(), execution.request.taskId(), execution.run.id());
+        this.ref = new RunRef(execution.request.caller(), execution.request.taskId(), execution.request.contextId(),
+                execution.run.id());
     }
 
     /** The run the store handed over at the end of this turn, or null. */

@@ -179,7 +179,7 @@ class RunRaceTest extends BindingTest {
 
             Caller caller = new Caller(TENANT, "fence");
             Throwable refused = assertThrows(Throwable.class, () -> VertxContextSupport.subscribeAndAwait(() -> runs.recordStatus(
-                    new RunRef(caller, task.getId(), fenced),
+                    new RunRef(caller, task.getId(), task.getContextId(), fenced),
                     TaskStatus.newBuilder().setState(TaskState.TASK_STATE_COMPLETED).build(), new Lease("test", Duration.ofSeconds(30)))));
             assertTrue(refused instanceof TaskClosedException, refused.toString());
 

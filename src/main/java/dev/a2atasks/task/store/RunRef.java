@@ -4,6 +4,6 @@ import java.util.UUID;
 
 import dev.a2atasks.auth.Caller;
 
-/** What a run writes through: the caller's task, and the run that must still own it. */
-public record RunRef(Caller owner, String taskId, UUID runId) {
+/** What a run writes through: the caller's task (and its context), and the run that must still own it. */
+public record RunRef(Caller owner, String taskId, String contextId, UUID runId) {
 }

@@ -18,6 +18,7 @@ import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.TaskArtifactUpdateEvent;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,9 +50,11 @@ public class RunWrites {
             + " description = EXCLUDED.description, parts = EXCLUDED.parts, metadata = EXCLUDED.metadata, extensions = EXCLUDED.extensions"));
 
     private final TaskEventLog events;
+    private final RunStatements statements;
 
-    RunWrites(TaskEventLog events) {
+    RunWrites(TaskEventLog events, RunStatements statements) {
         this.events = events;
+        this.statements = statements;
     }
 
     /** A run owns the task and its lease has not expired (an expired one is taken over: its writes are fenced out). */
@@ -85,8 +88,13 @@ public class RunWrites {
      * it is returned, for the caller to start. Fails with {@link TaskClosedException} once the
      * task is terminal or no longer this run's (canceled, taken over, turn ended).
      */
-    @WithTransaction
     public Uni<Run> recordStatus(RunRef ref, TaskStatus status, Lease lease) {
+        // Most updates are one statement (RunStatements); the entities take the rest, and refusals.
+        return statements.status(ref, status).chain(done -> done ? Uni.createFrom().nullItem()
+                : Panache.withTransaction(() -> recordStatusLocked(ref, status, lease)));
+    }
+
+    private Uni<Run> recordStatusLocked(RunRef ref, TaskStatus status, Lease lease) {
         return lockRunTask(ref).chain(task -> (status.hasMessage() ? TaskRows.appendLocked(task, status.getMessage())
                 : Uni.createFrom().voidItem()).chain(() -> events.changeStatus(task, status)).chain(() -> {
                     if (!TaskStates.isSettled(task.state)) {
@@ -106,8 +114,12 @@ public class RunWrites {
      * event whose {@code append} is true only when parts were added to a stored artifact, so the
      * first chunk reads as the artifact's start. One SQL statement writes the artifact.
      */
-    @WithTransaction
     public Uni<Void> recordArtifact(RunRef ref, Artifact artifact, boolean append, boolean lastChunk) {
+        return statements.artifact(ref, artifact, append, lastChunk).chain(done -> done ? Uni.createFrom().voidItem()
+                : Panache.withTransaction(() -> recordArtifactLocked(ref, artifact, append, lastChunk)));
+    }
+
+    private Uni<Void> recordArtifactLocked(RunRef ref, Artifact artifact, boolean append, boolean lastChunk) {
         return lockRunTask(ref).chain(task -> {
             task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
             Map<String, Object> parameters = new HashMap<>();

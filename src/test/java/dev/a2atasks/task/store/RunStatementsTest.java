@@ -1,0 +1,112 @@
+package dev.a2atasks.task.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.Test;
+
+import dev.a2atasks.auth.Caller;
+import dev.a2atasks.proto.v1.Artifact;
+import dev.a2atasks.proto.v1.Message;
+import dev.a2atasks.proto.v1.Part;
+import dev.a2atasks.proto.v1.Role;
+import dev.a2atasks.proto.v1.TaskState;
+import dev.a2atasks.proto.v1.TaskStatus;
+import dev.a2atasks.support.Db;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+
+/**
+ * The one-statement writes of a new task and of a run (TaskStore.SUBMIT, RunStatements) leave
+ * exactly the rows the entity path leaves: two tasks take the same run, one through the
+ * statements and one through the entities (a task with a webhook registration always takes that
+ * path), and every row of the two is compared, ids and times aside.
+ */
+@QuarkusTest
+class RunStatementsTest {
+
+    private static final String TENANT = "RunStatementsTest";
+    private static final Caller OWNER = new Caller(TENANT, "alice");
+    private static final Lease LEASE = new Lease("RunStatementsTest", Duration.ofMinutes(5));
+
+    @Inject
+    TaskStore store;
+
+    @Inject
+    RunWrites runs;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Test
+    void aRunWritesTheSameRowsThroughTheStatementsAsThroughTheEntities() throws Throwable {
+        Db db = new Db(dataSource);
+        db.clearTenant(TENANT);
+        TaskStore.Accepted statements = submit("by-statement", null);
+        // Through the entities: the first message with a write that shares its transaction, and a task
+        // with a registration, which the statements leave to the entities.
+        TaskStore.Accepted entities = submit("by-entity", task -> Uni.createFrom().voidItem());
+        db.execute("UPDATE tasks SET push_registered = true WHERE tenant = '" + TENANT + "' AND id = 'by-entity'");
+
+        for (TaskStore.Accepted task : List.of(statements, entities)) {
+            RunRef ref = new RunRef(OWNER, task.taskId(), task.contextId(), task.start().id());
+            await(() -> runs.recordStatus(ref, status(TaskState.TASK_STATE_WORKING, "Working on it"), LEASE));
+            await(() -> runs.recordArtifact(ref, chunk("one "), true, false));
+            await(() -> runs.recordArtifact(ref, chunk("two"), true, true));
+            await(() -> runs.recordArtifact(ref, Artifact.newBuilder().setArtifactId("whole").setName("w")
+                    .addParts(Part.newBuilder().setText("all")).build(), false, true));
+            assertNull(await(() -> runs.recordStatus(ref, status(TaskState.TASK_STATE_COMPLETED, "Done"), LEASE)));
+        }
+
+        assertEquals(rows(db, "by-entity"), rows(db, "by-statement"));
+        assertTrue(rows(db, "by-statement").contains("TASK_STATE_COMPLETED"), rows(db, "by-statement"));
+        assertFalse(rows(db, "by-statement").contains("null|null|null|0|TASK_STATE_WORKING"), "the run ended with its turn");
+    }
+
+    /** Every column a write sets, of the task, its messages, artifacts and events, in key order; ids and times left out. */
+    private static String rows(Db db, String id) {
+        String task = "(SELECT pk FROM tasks WHERE tenant = '" + TENANT + "' AND id = '" + id + "')";
+        return db.queryText("SELECT ROW(state, status_message - 'messageId', metadata, next_seq, next_event_seq, run_id IS NULL,"
+                + " lease_owner, lease_expires_at IS NULL, queued_inputs, run_input_seq, origin_message_id IS NOT NULL,"
+                + " status_ts >= created_at, updated_at >= created_at)::text FROM tasks WHERE pk = " + task)
+                + db.queryText("SELECT ROW(seq, role, parts, metadata, extensions, reference_task_ids)::text FROM messages"
+                        + " WHERE task_pk = " + task + " ORDER BY seq")
+                + db.queryText("SELECT ROW(artifact_id, ord, name, description, parts, metadata, extensions)::text FROM artifacts"
+                        + " WHERE task_pk = " + task + " ORDER BY ord")
+                + db.queryText("SELECT ROW(seq, kind, input_seq, payload #- '{statusUpdate,taskId}' #- '{statusUpdate,contextId}'"
+                        + " #- '{statusUpdate,status,timestamp}' #- '{statusUpdate,status,message,messageId}'"
+                        + " #- '{statusUpdate,status,message,taskId}' #- '{statusUpdate,status,message,contextId}'"
+                        + " #- '{artifactUpdate,taskId}' #- '{artifactUpdate,contextId}')::text FROM task_events"
+                        + " WHERE tenant = '" + TENANT + "' AND task_id = '" + id + "' ORDER BY seq");
+    }
+
+    private TaskStore.Accepted submit(String id, LockedTaskWrite alsoWrite) throws Throwable {
+        Message first = Message.newBuilder().setMessageId(UUID.randomUUID().toString()).setRole(Role.ROLE_USER)
+                .addParts(Part.newBuilder().setText("hello")).build();
+        return await(() -> store.submit(OWNER, id, "ctx", first, LEASE, alsoWrite));
+    }
+
+    private static TaskStatus status(TaskState state, String text) {
+        return TaskStatus.newBuilder().setState(state).setMessage(Message.newBuilder().setMessageId(UUID.randomUUID().toString())
+                .setRole(Role.ROLE_AGENT).addParts(Part.newBuilder().setText(text))).build();
+    }
+
+    private static Artifact chunk(String text) {
+        return Artifact.newBuilder().setArtifactId("echo").setName("echo")
+                .addParts(Part.newBuilder().setText(text).setMediaType("text/plain")).build();
+    }
+
+    private static <T> T await(Supplier<Uni<T>> write) throws Throwable {
+        return VertxContextSupport.subscribeAndAwait(write::get);
+    }
+}
