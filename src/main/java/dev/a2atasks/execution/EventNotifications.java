@@ -43,6 +43,7 @@ public class EventNotifications {
     private PgSubscriber subscriber;
     private volatile boolean stopped;
     private long checks = -1;
+    private long ticks;
     private boolean pinging;
     static final int PING_EVERY_TICKS = 10;
 
@@ -96,8 +97,6 @@ public class EventNotifications {
             }
         });
     }
-
-    private long ticks;
 
     /**
      * The first connection: the subscriber's reconnect policy covers a connection that closes

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -87,6 +88,23 @@ class WritePathPlanTest {
         assertTrue(plan.matches("(?s).*Index Only Scan.*on artifacts.*"), "the next position from an index: " + plan);
         assertTrue(plan.contains("Insert on task_events"), "the event in the same statement: " + plan);
         assertFalse(plan.contains("Seq Scan"), plan);
+    }
+
+    @Test
+    void aRunsUpdateIsOneStatementThatReachesItsTaskByTheScopedKey() throws SQLException {
+        String run = "'write-plan', 'owner-1', 'task-1', gen_random_uuid()";
+        String status = plan("PREPARE status AS " + RunStatements.STATUS, "EXPLAIN EXECUTE status(" + run
+                + ", 'TASK_STATE_WORKING', now(), null, 1, false, 'm', '[]', null, '[]', '[]', '{}')", "DEALLOCATE status");
+        String chunk = plan("PREPARE chunk AS " + RunStatements.APPEND_ARTIFACT, "EXPLAIN EXECUTE chunk(" + run
+                + ", now(), 'a1', null, null, '[{\"text\":\"y\"}]', '{}', '[]', '{}', '{}')", "DEALLOCATE chunk");
+        for (String plan : List.of(status, chunk)) {
+            assertTrue(plan.contains("LockRows"), plan);
+            assertTrue(plan.contains("Update on tasks"), plan);
+            assertTrue(plan.contains("Insert on task_events"), "the event in the same statement: " + plan);
+            assertFalse(plan.contains("Seq Scan"), plan);
+        }
+        assertTrue(status.contains("Insert on messages"), status);
+        assertTrue(chunk.contains("Conflict Arbiter Indexes: artifacts_pkey"), chunk);
     }
 
     @Test
