@@ -149,7 +149,16 @@ class NativeExecutableIT {
         Iterator<StreamResponse> grpcEvents = grpc.stub(bearer).withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
                 .subscribeToTask(SubscribeToTaskRequest.newBuilder().setId(id).build());
         assertEquals(id, grpcEvents.next().getTask().getId(), "a subscription starts with the task");
-        var sse = http.sendAsync(streamRequest("/tasks/" + id + ":subscribe", null), HttpResponse.BodyHandlers.ofLines());
+        // The HTTP+JSON subscription is live once its first event (the task) has arrived; a cancel
+        // before that would race it, and a subscription to a canceled task is refused.
+        HttpResponse<java.util.stream.Stream<String>> sse = http.send(streamRequest("/tasks/" + id + ":subscribe", null),
+                HttpResponse.BodyHandlers.ofLines());
+        assertEquals(200, sse.statusCode());
+        Iterator<String> sseLines = sse.body().iterator();
+        List<String> sseSeen = new ArrayList<>();
+        while (sseLines.hasNext() && sseSeen.stream().noneMatch(line -> line.startsWith("data: "))) {
+            sseSeen.add(sseLines.next());
+        }
 
         JsonNode canceled = jsonRpc("CancelTask", "{\"id\":\"" + id + "\"}");
         assertEquals("TASK_STATE_CANCELED", canceled.at("/result/status/state").asText(), canceled.toString());
@@ -159,7 +168,8 @@ class NativeExecutableIT {
             last = grpcEvents.next();
         }
         assertEquals(TaskState.TASK_STATE_CANCELED, last.getStatusUpdate().getStatus().getState(), String.valueOf(last));
-        List<JsonNode> events = events(sse.get(30, java.util.concurrent.TimeUnit.SECONDS).body().toList());
+        sseLines.forEachRemaining(sseSeen::add);
+        List<JsonNode> events = events(sseSeen);
         assertEquals("TASK_STATE_CANCELED", events.get(events.size() - 1).at("/statusUpdate/status/state").asText(), events.toString());
     }
 
