@@ -92,12 +92,17 @@ final class WritePath {
         return table;
     }
 
-    /** Waits until no task of the main service's bench caller is still running (the runs of an earlier window). */
+    /**
+     * Waits until no task of the main service's bench caller is still running (the runs of an
+     * earlier window). The floor's tasks (owner {@code floor}) are leased like the service's but
+     * never run: their leases last two hours, so no sweeper fails them during the windows that
+     * follow, and they are deleted with the table.
+     */
     private static void drained(Clients main) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         try (Connection c = main.connect(); var s = c.createStatement()) {
             while (System.nanoTime() < deadline) {
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM tasks WHERE tenant = 'benchw' AND run_id IS NOT NULL")) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM tasks WHERE tenant = 'benchw' AND owner <> 'floor' AND run_id IS NOT NULL")) {
                     rs.next();
                     if (rs.getLong(1) == 0) {
                         return;
@@ -207,7 +212,7 @@ final class WritePath {
         c.setAutoCommit(false);
         PreparedStatement task = c.prepareStatement("INSERT INTO tasks (tenant, owner, id, context_id, state, status_ts, next_seq,"
                 + " origin_message_id, run_id, run_input_seq, lease_owner, lease_expires_at) VALUES ('benchw', 'floor', ?, ?,"
-                + " 'TASK_STATE_SUBMITTED', now(), 1, ?, gen_random_uuid(), 0, 'bench', now() + interval '30 seconds') RETURNING pk");
+                + " 'TASK_STATE_SUBMITTED', now(), 1, ?, gen_random_uuid(), 0, 'bench', now() + interval '2 hours') RETURNING pk");
         PreparedStatement message = c.prepareStatement("INSERT INTO messages (task_pk, seq, message_id, role, parts, metadata,"
                 + " extensions, reference_task_ids, created_at) VALUES (?, ?, ?, ?, CAST(? AS jsonb), NULL, '[]', '[]', now())");
         PreparedStatement lock = c.prepareStatement("SELECT pk FROM tasks WHERE tenant = 'benchw' AND owner = 'floor' AND id = ? FOR UPDATE");
