@@ -71,6 +71,8 @@ public class DeliveryWorker {
     private WebhookClient client;
     private Thread thread;
     private OffsetDateTime ownRetryDue;
+    /** Whether the next claim first asks if anything is due: after a quiet poll, not after a wake-up. */
+    private boolean lookFirst = true;
 
     DeliveryWorker(Outbox outbox, DatabaseAvailability database, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
             @ConfigProperty(name = "a2a.instance-id") Optional<String> instance) {
@@ -169,12 +171,30 @@ public class DeliveryWorker {
         if (attempts.isEmpty()) {
             return false;
         }
-        Outbox.Recorded recorded;
+        List<PushDeliveryEntity.Key> delivered = new ArrayList<>();
+        List<Outbox.Attempt> undelivered = new ArrayList<>();
+        for (Outbox.Attempt attempt : attempts) {
+            if (attempt.outcome() == Outbox.Outcome.DELIVERED) {
+                delivered.add(attempt.key());
+            } else {
+                undelivered.add(attempt);
+            }
+        }
         try {
-            recorded = VertxContextSupport.subscribeAndAwait(() -> outbox.record(leaseOwner, attempts, backoff,
-                    settings.retry().maxAttempts(), settings.retry().maxAge()));
+            VertxContextSupport.subscribeAndAwait(() -> outbox.delivered(leaseOwner, delivered));
         } catch (Throwable e) {
             finished.addAll(attempts); // recorded at the next round (their rows stay leased meanwhile)
+            throw e;
+        }
+        if (undelivered.isEmpty()) {
+            return true;
+        }
+        Outbox.Recorded recorded;
+        try {
+            recorded = VertxContextSupport.subscribeAndAwait(() -> outbox.recordUndelivered(leaseOwner, undelivered, backoff,
+                    settings.retry().maxAttempts(), settings.retry().maxAge()));
+        } catch (Throwable e) {
+            finished.addAll(undelivered);
             throw e;
         }
         for (int i = 0; i < recorded.retried(); i++) {
@@ -193,57 +213,112 @@ public class DeliveryWorker {
         return true;
     }
 
-    /** Claims what is due, up to the free capacity, and starts each POST; true when it claimed any. */
+    /**
+     * Claims what is due, up to the free capacity, and starts each batch; true when it claimed any.
+     * Asks first whether anything is due only after a quiet poll: woken by a notice or by finished
+     * deliveries, it claims at once (an empty claim costs a transaction, a look a statement more).
+     */
     private boolean claimAndSend() throws Throwable {
         int free = settings.maxInFlight() - inFlight.get();
         if (free <= 0) {
             return false;
         }
-        if (database.isDown() || !VertxContextSupport.subscribeAndAwait(outbox::anyDue)) {
+        if (database.isDown() || (lookFirst && !VertxContextSupport.subscribeAndAwait(outbox::anyDue))) {
             return false; // nothing to claim, or no database to claim it from: no transaction opened
         }
+        lookFirst = false;
         Duration lease = settings.timeout().multipliedBy(2).plusSeconds(10);
         DeliveryShares.Tentative taking = shares.tentatively();
-        List<Outbox.Claimed> claimed;
+        List<Outbox.Batch> claimed;
         try {
-            claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, lease,
+            claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, settings.maxBatch(), lease,
                     shares.fullTenants(), shares.fullUrls(), taking));
         } catch (Throwable e) {
             taking.giveBack(); // not committed: none of its rows will be sent
             throw e;
         }
-        for (Outbox.Claimed delivery : claimed) {
+        // A batch's later events are sent only while half the lease is left: the rest go back
+        // unattempted rather than risk another worker taking them while this one still sends.
+        long sendUntil = System.nanoTime() + lease.toNanos() / 2;
+        for (Outbox.Batch batch : claimed) {
             inFlight.incrementAndGet();
-            send(delivery);
+            new Slot(batch, sendUntil).next();
         }
         return !claimed.isEmpty();
     }
 
     /**
-     * Starts one delivery. Whatever goes wrong in it, thrown here or later in a callback, ends as
-     * a failed attempt that frees its slot: a row no delivery can be made of (a URL stored before
-     * the grammar refused it, say) must cost its own retries and nothing of anyone else's.
+     * One share of the worker: a registration's claimed events, sent one after the other. An
+     * event that fails ends the slot, and the events after it are given back unattempted; so is
+     * what is left when the worker stops or half the lease has passed.
      */
-    private void send(Outbox.Claimed delivery) {
-        try {
-            sendOrThrow(delivery);
-        } catch (RuntimeException e) {
-            done(delivery, unsendable(delivery, e));
+    private final class Slot {
+        private final Outbox.Batch batch;
+        private final long sendUntil;
+        private int next;
+
+        Slot(Outbox.Batch batch, long sendUntil) {
+            this.batch = batch;
+            this.sendUntil = sendUntil;
+        }
+
+        void next() {
+            List<Outbox.Claimed> events = batch.events();
+            if (next < events.size() && (stopping || System.nanoTime() > sendUntil)) {
+                end(next);
+                return;
+            }
+            if (next == events.size()) {
+                end(next);
+                return;
+            }
+            Outbox.Claimed event = events.get(next++);
+            try {
+                send(batch.config(), event, this::ended);
+            } catch (RuntimeException e) {
+                ended(unsendable(event, e));
+            }
+        }
+
+        private void ended(Outbox.Attempt attempt) {
+            finished.add(attempt);
+            if (attempt.outcome() == Outbox.Outcome.DELIVERED) {
+                wake(); // its row deleted at the worker's next round
+                next();
+            } else {
+                end(next);
+            }
+        }
+
+        /** Gives back the events from {@code from} on unattempted, and the slot's share. */
+        private void end(int from) {
+            List<Outbox.Claimed> events = batch.events();
+            for (int i = from; i < events.size(); i++) {
+                finished.add(Outbox.Attempt.released(events.get(i).key()));
+            }
+            shares.release(batch.config().tenant, batch.config().url);
+            inFlight.decrementAndGet();
+            wake();
         }
     }
 
-    private static Outbox.Attempt unsendable(Outbox.Claimed delivery, RuntimeException e) {
-        LOG.debugf(e, "Push delivery %s could not be made", delivery.key());
-        return new Outbox.Attempt(delivery.key(), false, "could not be sent: " + e.getClass().getSimpleName()
+    private static Outbox.Attempt unsendable(Outbox.Claimed event, RuntimeException e) {
+        LOG.debugf(e, "Push delivery %s could not be made", event.key());
+        return Outbox.Attempt.failed(event.key(), "could not be sent: " + e.getClass().getSimpleName()
                 + (e.getMessage() == null ? "" : ": " + e.getMessage()));
     }
 
-    private void sendOrThrow(Outbox.Claimed delivery) {
-        PushConfigEntity config = delivery.config();
+    /**
+     * Starts one delivery; {@code ended} hears how it ended, once. Whatever goes wrong in it,
+     * thrown here or later in a callback, ends as a failed attempt: a row no delivery can be made
+     * of (a URL stored before the grammar refused it, say) must cost its own retries and nothing
+     * of anyone else's.
+     */
+    private void send(PushConfigEntity config, Outbox.Claimed event, java.util.function.Consumer<Outbox.Attempt> ended) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", "application/a2a+json");
         headers.put("User-Agent", "a2a-tasks");
-        headers.put(DELIVERY_ID_HEADER, config.taskId + "/" + config.id + "/" + delivery.key().eventSeq);
+        headers.put(DELIVERY_ID_HEADER, config.taskId + "/" + config.id + "/" + event.key().eventSeq);
         try {
             if (config.authScheme != null) {
                 headers.put("Authorization", config.credentialsSealed == null ? config.authScheme
@@ -253,41 +328,35 @@ public class DeliveryWorker {
                 headers.put(TOKEN_HEADER, secrets.open(config.tokenSealed, PushConfigs.place(config, "token")));
             }
         } catch (SecretBox.Unreadable e) {
-            done(delivery, new Outbox.Attempt(delivery.key(), false, "credentials unavailable: " + e.getMessage()));
+            ended.accept(Outbox.Attempt.failed(event.key(), "credentials unavailable: " + e.getMessage()));
             return;
         }
         URI url = URI.create(config.url);
-        byte[] body = delivery.payloadJson().getBytes(StandardCharsets.UTF_8);
+        byte[] body = event.payloadJson().getBytes(StandardCharsets.UTF_8);
         guard.check(url).subscribe().with(
                 addresses -> {
                     try {
-                        post(delivery, url, addresses.get(0), body, headers);
+                        post(event, url, addresses.get(0), body, headers, ended);
                     } catch (RuntimeException e) {
-                        done(delivery, unsendable(delivery, e));
+                        ended.accept(unsendable(event, e));
                     }
                 },
-                refused -> done(delivery, new Outbox.Attempt(delivery.key(), false, refused instanceof WebhookGuard.Refused
+                refused -> ended.accept(Outbox.Attempt.failed(event.key(), refused instanceof WebhookGuard.Refused
                         ? "refused: " + refused.getMessage() : "address check failed: " + refused.getClass().getSimpleName())));
     }
 
-    private void post(Outbox.Claimed delivery, URI url, InetAddress address, byte[] body, Map<String, String> headers) {
+    private void post(Outbox.Claimed event, URI url, InetAddress address, byte[] body, Map<String, String> headers,
+            java.util.function.Consumer<Outbox.Attempt> ended) {
         client.post(url, address, body, headers).whenComplete((answer, failure) -> {
             if (failure != null) {
-                done(delivery, new Outbox.Attempt(delivery.key(), false, "request failed: " + failure.getClass().getSimpleName()));
+                ended.accept(Outbox.Attempt.failed(event.key(), "request failed: " + failure.getClass().getSimpleName()));
             } else if (answer.delivered()) {
-                metrics.pushDelivered(Duration.between(delivery.eventCreatedAt(), OffsetDateTime.now(ZoneOffset.UTC)));
-                done(delivery, new Outbox.Attempt(delivery.key(), true, null));
+                metrics.pushDelivered(Duration.between(event.eventCreatedAt(), OffsetDateTime.now(ZoneOffset.UTC)));
+                ended.accept(Outbox.Attempt.delivered(event.key()));
             } else {
-                done(delivery, new Outbox.Attempt(delivery.key(), false, answer.describe()));
+                ended.accept(Outbox.Attempt.failed(event.key(), answer.describe()));
             }
         });
-    }
-
-    private void done(Outbox.Claimed delivery, Outbox.Attempt attempt) {
-        finished.add(attempt);
-        shares.release(delivery.key().tenant, delivery.config().url);
-        inFlight.decrementAndGet();
-        wake();
     }
 
     private void sleep() {
@@ -309,6 +378,7 @@ public class DeliveryWorker {
                     stopping = true;
                 }
             }
+            lookFirst = !woken; // the wait ran out: a poll, which looks before it claims
             woken = false;
         }
     }

@@ -6,15 +6,18 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.hibernate.LockMode;
-
+import dev.a2atasks.db.PooledStatements;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -29,13 +32,42 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class Outbox {
 
-    /** A claimed delivery with what it needs to be made: its registration and its event. */
-    public record Claimed(PushDeliveryEntity.Key key, int attempts, OffsetDateTime eventCreatedAt, PushConfigEntity config,
-            String payloadJson) {
+    private final Pool pool;
+
+    Outbox(Pool pool) {
+        this.pool = pool;
     }
 
-    /** How one attempt ended: delivered, or failed with a reason (never a secret). */
-    public record Attempt(PushDeliveryEntity.Key key, boolean delivered, String error) {
+    /** One event owed to a registration, as claimed: its row's key, attempts so far, and the event. */
+    public record Claimed(PushDeliveryEntity.Key key, int attempts, OffsetDateTime eventCreatedAt, String payloadJson) {
+    }
+
+    /**
+     * What one claim hands a worker's slot: a registration and the events owed to it that are due,
+     * in their order (the first is the oldest one owed). They are sent one after the other; once
+     * one fails, the rest are given back unattempted, so the webhook never sees them out of order.
+     */
+    public record Batch(PushConfigEntity config, List<Claimed> events) {
+    }
+
+    /** How an attempt ended; {@code RELEASED}: never made (an earlier event of its batch failed, or the worker stopped). */
+    public enum Outcome {
+        DELIVERED, FAILED, RELEASED
+    }
+
+    /** How one delivery ended, with the reason of a failure (never a secret). */
+    public record Attempt(PushDeliveryEntity.Key key, Outcome outcome, String error) {
+        static Attempt delivered(PushDeliveryEntity.Key key) {
+            return new Attempt(key, Outcome.DELIVERED, null);
+        }
+
+        static Attempt failed(PushDeliveryEntity.Key key, String error) {
+            return new Attempt(key, Outcome.FAILED, error);
+        }
+
+        static Attempt released(PushDeliveryEntity.Key key) {
+            return new Attempt(key, Outcome.RELEASED, null);
+        }
     }
 
     /** What recording a batch of attempts did, for the worker's logs and metrics. */
@@ -65,91 +97,219 @@ public class Outbox {
     }
 
     /**
-     * Leases up to {@code limit} due rows to {@code leaseOwner} for {@code lease} (a worker that
-     * dies mid-delivery leaves its rows to be claimed again once the lease ends). Rows of
-     * {@code fullTenants} and {@code fullUrls} (whose shares the worker has all in flight) are
-     * not looked at, so a tenant with hundreds of due rows to dead webhooks does not fill every
-     * claim; of the rest, {@code shares} decides which are taken. A row not taken is not leased.
+     * The oldest due rows whose registration owes no earlier event: each the head of what its
+     * registration is owed. Locks the row and its registration (FOR NO KEY UPDATE, which blocks
+     * neither the foreign-key checks of new events nor readers); a registration another worker is
+     * claiming from is skipped, so two workers never take rows of one registration at once. $1
+     * now, $2 tenants and $3 URLs whose shares are all in flight, $4 how many.
      */
-    @WithTransaction
-    public Uni<List<Claimed>> claim(String leaseOwner, int limit, Duration lease, Collection<String> fullTenants,
+    static final String HEADS = """
+            SELECT o.tenant, o.owner, o.task_id, o.config_id, o.event_seq, o.attempts,
+                   c.url, c.auth_scheme, c.token_sealed, c.credentials_sealed,
+                   e.payload::text AS payload, e.created_at AS event_created_at
+            FROM push_outbox o
+            JOIN push_configs c ON c.tenant = o.tenant AND c.owner = o.owner AND c.task_id = o.task_id AND c.id = o.config_id
+            JOIN task_events e ON e.tenant = o.tenant AND e.owner = o.owner AND e.task_id = o.task_id AND e.seq = o.event_seq
+            WHERE o.state = 'PENDING' AND o.next_attempt_at <= $1
+              AND (o.lease_expires_at IS NULL OR o.lease_expires_at < $1)
+              AND NOT EXISTS (SELECT 1 FROM push_outbox p
+                              WHERE p.tenant = o.tenant AND p.owner = o.owner AND p.task_id = o.task_id
+                                AND p.config_id = o.config_id AND p.state = 'PENDING' AND p.event_seq < o.event_seq)
+              AND o.tenant <> ALL (CAST($2 AS text[])) AND c.url <> ALL (CAST($3 AS text[]))
+            ORDER BY o.next_attempt_at
+            LIMIT $4
+            FOR NO KEY UPDATE OF o, c SKIP LOCKED""";
+
+    /**
+     * For each head taken ($1-$5 its key), the rows still owed to its registration after it, in
+     * order, up to $7 each, and whether each is free to send now ($6 now): due and not leased. The
+     * registration's row lock (taken by {@link #HEADS}) keeps other workers off them.
+     */
+    static final String FOLLOWERS = """
+            SELECT h.tenant, h.owner, h.task_id, h.config_id, f.event_seq, f.attempts, f.free, f.payload, f.event_created_at
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS h(tenant, owner, task_id, config_id, event_seq)
+            CROSS JOIN LATERAL (
+                SELECT o.event_seq, o.attempts,
+                       o.next_attempt_at <= $6 AND (o.lease_expires_at IS NULL OR o.lease_expires_at < $6) AS free,
+                       e.payload::text AS payload, e.created_at AS event_created_at
+                FROM push_outbox o
+                JOIN task_events e ON e.tenant = o.tenant AND e.owner = o.owner AND e.task_id = o.task_id AND e.seq = o.event_seq
+                WHERE o.tenant = h.tenant AND o.owner = h.owner AND o.task_id = h.task_id AND o.config_id = h.config_id
+                  AND o.event_seq > h.event_seq AND o.state = 'PENDING'
+                ORDER BY o.event_seq
+                LIMIT $7) AS f
+            ORDER BY h.tenant, h.owner, h.task_id, h.config_id, f.event_seq""";
+
+    /** Leases the rows taken ($3-$7 their keys) to $1 until $2. */
+    static final String LEASE = """
+            UPDATE push_outbox o SET lease_owner = $1, lease_expires_at = $2
+            FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[]) AS k(tenant, owner, task_id, config_id, event_seq)
+            WHERE o.tenant = k.tenant AND o.owner = k.owner AND o.task_id = k.task_id AND o.config_id = k.config_id
+              AND o.event_seq = k.event_seq""";
+
+    /** Deletes the rows delivered ($2-$6 their keys) that $1 still holds (a lease passed to another worker is its). */
+    static final String DELIVERED = """
+            DELETE FROM push_outbox o
+            USING unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) AS k(tenant, owner, task_id, config_id, event_seq)
+            WHERE o.tenant = k.tenant AND o.owner = k.owner AND o.task_id = k.task_id AND o.config_id = k.config_id
+              AND o.event_seq = k.event_seq AND o.lease_owner = $1""";
+
+    /**
+     * Leases up to {@code limit} registrations' due events to {@code leaseOwner} for {@code lease}
+     * (a worker that dies mid-delivery leaves its rows to be claimed again once the lease ends):
+     * for each, the oldest event it is owed and up to {@code perBatch - 1} after it that are due
+     * too, sent by one slot in order. Registrations of {@code fullTenants} and {@code fullUrls}
+     * (whose shares the worker has all in flight) are not looked at, so a tenant with hundreds of
+     * due rows to dead webhooks does not fill every claim; of the rest, {@code shares} decides
+     * which are taken (one share a batch). A row not taken is not leased.
+     *
+     * <p>Hand-written SQL (README, persistence): three statements in one transaction where the
+     * entities took a locking read and an UPDATE per row, on the path every push delivery takes.
+     * Pinned by {@code OutboxPlanTest}.
+     */
+    public Uni<List<Batch>> claim(String leaseOwner, int limit, int perBatch, Duration lease, Collection<String> fullTenants,
             Collection<String> fullUrls, Shares shares) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        // One statement: the due rows with their registration and event. Locking the three rows
-        // (FOR NO KEY UPDATE) blocks neither the foreign-key checks of new events nor readers; a row
-        // whose event another worker holds for another registration is skipped and taken next round.
-        String query = """
-                select o, c, e.payloadJson, e.createdAt
-                from PushDeliveryEntity o
-                  join PushConfigEntity c on c.tenant = o.tenant and c.owner = o.owner and c.taskId = o.taskId and c.id = o.configId
-                  join TaskEventEntity e on e.tenant = o.tenant and e.owner = o.owner and e.taskId = o.taskId and e.seq = o.eventSeq
-                where o.state = 'PENDING' and o.nextAttemptAt <= :now
-                  and (o.leaseExpiresAt is null or o.leaseExpiresAt < :now)
-                  and not exists (from PushDeliveryEntity p
-                                  where p.tenant = o.tenant and p.owner = o.owner and p.taskId = o.taskId
-                                    and p.configId = o.configId and p.state = 'PENDING' and p.eventSeq < o.eventSeq)"""
-                + (fullTenants.isEmpty() ? "" : "\n  and o.tenant not in :fullTenants")
-                + (fullUrls.isEmpty() ? "" : "\n  and c.url not in :fullUrls")
-                + "\norder by o.nextAttemptAt";
-        return Panache.getSession().chain(session -> {
-            var select = session.createSelectionQuery(query, Object[].class)
-                    .setParameter("now", now);
-            if (!fullTenants.isEmpty()) {
-                select.setParameter("fullTenants", fullTenants);
-            }
-            if (!fullUrls.isEmpty()) {
-                select.setParameter("fullUrls", fullUrls);
-            }
-            return select.setLockMode(LockMode.UPGRADE_SKIPLOCKED)
-                    .setMaxResults(limit)
-                    .getResultList();
-        }).map(rows -> {
-            List<Claimed> claimed = new ArrayList<>(rows.size());
-            for (Object[] row : rows) {
-                PushDeliveryEntity delivery = (PushDeliveryEntity) row[0];
-                PushConfigEntity config = (PushConfigEntity) row[1];
-                if (!shares.take(delivery.tenant, config.url)) {
-                    continue;
-                }
-                delivery.leaseOwner = leaseOwner;
-                delivery.leaseExpiresAt = now.plus(lease);
-                claimed.add(new Claimed(new PushDeliveryEntity.Key(delivery.tenant, delivery.owner, delivery.taskId, delivery.configId,
-                        delivery.eventSeq), delivery.attempts, (OffsetDateTime) row[3], config, (String) row[2]));
-            }
-            return claimed;
-        });
+        return pool.withTransaction(connection -> connection.preparedQuery(HEADS)
+                .execute(Tuple.of(now, fullTenants.toArray(String[]::new), fullUrls.toArray(String[]::new), (long) limit))
+                .chain(heads -> {
+                    Map<String, Batch> batches = new LinkedHashMap<>();
+                    for (Row row : heads) {
+                        PushConfigEntity config = config(row);
+                        if (shares.take(config.tenant, config.url)) {
+                            List<Claimed> events = new ArrayList<>();
+                            events.add(claimed(row, config.id));
+                            batches.put(group(events.get(0).key()), new Batch(config, events));
+                        }
+                    }
+                    if (batches.isEmpty()) {
+                        return Uni.createFrom().item(List.<Batch>of());
+                    }
+                    List<PushDeliveryEntity.Key> headKeys = batches.values().stream().map(b -> b.events().get(0).key()).toList();
+                    Uni<Void> followers = perBatch <= 1 ? Uni.createFrom().voidItem()
+                            : connection.preparedQuery(FOLLOWERS).execute(keys(headKeys, now, perBatch - 1)).invoke(rows -> {
+                                java.util.Set<String> stopped = new java.util.HashSet<>();
+                                for (Row row : rows) {
+                                    String group = group(row);
+                                    // In order: the first row not free (a retry not yet due, another worker's lease)
+                                    // ends its batch, as every row after it must wait for it.
+                                    if (!row.getBoolean("free")) {
+                                        stopped.add(group);
+                                    } else if (!stopped.contains(group)) {
+                                        batches.get(group).events().add(claimed(row, row.getString("config_id")));
+                                    }
+                                }
+                            }).replaceWithVoid();
+                    return followers.chain(() -> {
+                        List<PushDeliveryEntity.Key> taken = batches.values().stream().flatMap(b -> b.events().stream())
+                                .map(Claimed::key).toList();
+                        return connection.preparedQuery(LEASE).execute(leaseArguments(leaseOwner, now.plus(lease), taken));
+                    }).replaceWith(() -> List.copyOf(batches.values()));
+                }));
+    }
+
+    /** Deletes delivered rows still held by {@code leaseOwner}, in one statement. */
+    public Uni<Void> delivered(String leaseOwner, List<PushDeliveryEntity.Key> keys) {
+        if (keys.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Tuple arguments = Tuple.of(leaseOwner);
+        keyColumns(keys).forEach(arguments::addValue);
+        return PooledStatements.execute(pool, DELIVERED, arguments).replaceWithVoid();
+    }
+
+    private static PushConfigEntity config(Row row) {
+        PushConfigEntity config = new PushConfigEntity(); // a value read for one delivery, not a managed entity
+        config.tenant = row.getString("tenant");
+        config.owner = row.getString("owner");
+        config.taskId = row.getString("task_id");
+        config.id = row.getString("config_id");
+        config.url = row.getString("url");
+        config.authScheme = row.getString("auth_scheme");
+        config.tokenSealed = bytes(row, "token_sealed");
+        config.credentialsSealed = bytes(row, "credentials_sealed");
+        return config;
+    }
+
+    private static byte[] bytes(Row row, String column) {
+        io.vertx.mutiny.core.buffer.Buffer buffer = row.getBuffer(column);
+        return buffer == null ? null : buffer.getBytes();
+    }
+
+    private static Claimed claimed(Row row, String configId) {
+        return new Claimed(new PushDeliveryEntity.Key(row.getString("tenant"), row.getString("owner"), row.getString("task_id"), configId,
+                row.getLong("event_seq")), row.getInteger("attempts"), row.getOffsetDateTime("event_created_at"), row.getString("payload"));
+    }
+
+    private static String group(PushDeliveryEntity.Key key) {
+        return key.tenant + '\u0000' + key.owner + '\u0000' + key.taskId + '\u0000' + key.configId;
+    }
+
+    private static String group(Row row) {
+        return row.getString("tenant") + '\u0000' + row.getString("owner") + '\u0000' + row.getString("task_id") + '\u0000'
+                + row.getString("config_id");
+    }
+
+    private static Tuple keys(List<PushDeliveryEntity.Key> keys, OffsetDateTime now, int each) {
+        Tuple arguments = Tuple.tuple();
+        keyColumns(keys).forEach(arguments::addValue);
+        return arguments.addValue(now).addValue((long) each);
+    }
+
+    private static Tuple leaseArguments(String leaseOwner, OffsetDateTime until, List<PushDeliveryEntity.Key> keys) {
+        Tuple arguments = Tuple.of(leaseOwner, until);
+        keyColumns(keys).forEach(arguments::addValue);
+        return arguments;
+    }
+
+    /** The keys as five arrays, one a column, for {@code unnest}. */
+    private static List<Object> keyColumns(List<PushDeliveryEntity.Key> keys) {
+        int n = keys.size();
+        String[] tenants = new String[n];
+        String[] owners = new String[n];
+        String[] tasks = new String[n];
+        String[] configs = new String[n];
+        Long[] seqs = new Long[n];
+        for (int i = 0; i < n; i++) {
+            PushDeliveryEntity.Key key = keys.get(i);
+            tenants[i] = key.tenant;
+            owners[i] = key.owner;
+            tasks[i] = key.taskId;
+            configs[i] = key.configId;
+            seqs[i] = key.eventSeq;
+        }
+        return List.of(tenants, owners, tasks, configs, seqs);
     }
 
     /**
-     * Records attempts made under {@code leaseOwner}'s lease: a delivered row is deleted; a failed
-     * one is due again after {@code backoff} of its attempts, or DEAD once it has had
-     * {@code maxAttempts} or is older than {@code maxAge}. A row whose lease passed to another
-     * worker (this one was too slow) is left to that worker.
+     * Records the attempts under {@code leaseOwner}'s lease that did not deliver (delivered ones go
+     * by {@link #delivered}): a failed row is due again after {@code backoff} of its attempts, or
+     * DEAD once it has had {@code maxAttempts} or is older than {@code maxAge}; a released row is
+     * free again as it was, its attempts unchanged. A row whose lease passed to another worker
+     * (this one was too slow) is left to that worker. Entities: failures are the rare case.
      */
     @WithTransaction
-    public Uni<Recorded> record(String leaseOwner, List<Attempt> attempts, Backoff backoff, int maxAttempts, Duration maxAge) {
+    public Uni<Recorded> recordUndelivered(String leaseOwner, List<Attempt> attempts, Backoff backoff, int maxAttempts, Duration maxAge) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         // One read of the rows this worker holds (a row whose lease passed to another worker is not among them).
-        return PushDeliveryEntity.<PushDeliveryEntity>list("leaseOwner = ?1", leaseOwner).chain(held -> {
+        return PushDeliveryEntity.<PushDeliveryEntity>list("leaseOwner = ?1", leaseOwner).map(held -> {
             Map<PushDeliveryEntity.Key, PushDeliveryEntity> byKey = new HashMap<>();
             held.forEach(row -> byKey.put(new PushDeliveryEntity.Key(row.tenant, row.owner, row.taskId, row.configId, row.eventSeq), row));
             int retried = 0;
             OffsetDateTime soonest = null;
             List<PushDeliveryEntity> dead = new ArrayList<>();
-            List<PushDeliveryEntity> done = new ArrayList<>();
             for (Attempt attempt : attempts) {
                 PushDeliveryEntity row = byKey.get(attempt.key());
-                if (row == null) {
+                if (row == null || attempt.outcome() == Outcome.DELIVERED) {
                     continue;
                 }
-                if (attempt.delivered()) {
-                    done.add(row);
+                row.leaseOwner = null;
+                row.leaseExpiresAt = null;
+                if (attempt.outcome() == Outcome.RELEASED) {
                     continue;
                 }
                 row.attempts++;
                 row.lastError = attempt.error();
-                row.leaseOwner = null;
-                row.leaseExpiresAt = null;
                 if (row.attempts >= maxAttempts || row.createdAt.plus(maxAge).isBefore(now)) {
                     row.state = PushDeliveryEntity.DEAD;
                     dead.add(row);
@@ -159,12 +319,7 @@ public class Outbox {
                     soonest = soonest == null || row.nextAttemptAt.isBefore(soonest) ? row.nextAttemptAt : soonest;
                 }
             }
-            Uni<Void> deletes = Uni.createFrom().voidItem();
-            for (PushDeliveryEntity row : done) {
-                deletes = deletes.chain(row::delete);
-            }
-            Recorded recorded = new Recorded(retried, soonest, dead);
-            return deletes.replaceWith(recorded);
+            return new Recorded(retried, soonest, dead);
         });
     }
 

@@ -57,6 +57,14 @@ public interface PushSettings {
     @WithDefault("4")
     int maxInFlightPerUrl();
 
+    /**
+     * Events of one registration a delivery in flight may carry: what a registration is owed and
+     * is due is claimed together and POSTed one after the other, in order, so a task's later
+     * events do not each wait for a claim of their own. 1 claims one event at a time.
+     */
+    @WithDefault("16")
+    int maxBatch();
+
     /** How often stored secrets sealed with a no-longer-current ring key are sealed again with the current one (also at start). */
     @WithDefault("10m")
     Duration resealInterval();
