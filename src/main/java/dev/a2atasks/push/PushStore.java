@@ -24,7 +24,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class PushStore implements EventOutbox {
 
     /** The PostgreSQL channel on which a commit that owes deliveries is announced (no payload). */
-    public static final String OUTBOX_CHANNEL = "a2a_push_outbox";
+    public static final String OUTBOX_CHANNEL = EventOutbox.CHANNEL;
 
     /** A CDI event: a NOTIFY on {@link #OUTBOX_CHANNEL} arrived (some commit owes deliveries). */
     public record OutboxNotice() {
@@ -117,14 +117,8 @@ public class PushStore implements EventOutbox {
      * {@link #OUTBOX_CHANNEL} when there are any (a plain SQL statement: an HQL insert-select was
      * translated again at every call).
      */
-    static final String ENQUEUE = """
-            WITH owed AS (
-                INSERT INTO push_outbox (tenant, owner, task_id, config_id, event_seq, state, attempts, next_attempt_at, created_at)
-                SELECT c.tenant, c.owner, c.task_id, c.id, ?4, 'PENDING', 0, ?5, ?5
-                FROM push_configs c
-                WHERE c.tenant = ?1 AND c.owner = ?2 AND c.task_id = ?3
-                RETURNING 1)
-            SELECT pg_notify('%s', '') FROM (SELECT 1 FROM owed LIMIT 1) AS any_owed""".formatted(OUTBOX_CHANNEL);
+    static final String ENQUEUE = "WITH owed AS (\n" + EventOutbox.owedRows("?1", "?2", "?3", "?4", "?5", "", "")
+            + "\n    RETURNING 1)\nSELECT pg_notify('" + OUTBOX_CHANNEL + "', '') FROM (SELECT 1 FROM owed LIMIT 1) AS any_owed";
 
     @Override
     public Uni<Void> enqueue(TaskEntity task, long eventSeq) {

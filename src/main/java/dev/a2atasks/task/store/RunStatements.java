@@ -29,9 +29,12 @@ import jakarta.enterprise.context.ApplicationScoped;
  * holding those transactions open.
  *
  * <p>They write exactly what {@link RunWrites}' entity path writes, for the cases that are most
- * of a run's writes: a task without webhooks, and a status that does not end the turn while
- * messages are queued. Anything else (and a refusal) changes nothing here and answers
- * {@code false}: the caller then takes the entity path, which decides and explains. Pinned by
+ * of a run's writes: every artifact update, and every status except one that ends the turn while
+ * messages are queued (the next run starts in that transaction). Anything else (and a refusal)
+ * changes nothing here and answers {@code false}: the caller then takes the entity path, which
+ * decides and explains. For a task with webhook registrations the event's outbox rows are one
+ * more CTE of the statement (the push bench's profile: on the entity path, those tasks' updates
+ * waited 275 ms each for the event loops at 100 tasks from 8 senders). Pinned by
  * {@code RunStatementsTest} (the same rows as the entity path) and {@code WritePathPlanTest}.
  */
 @ApplicationScoped
@@ -45,12 +48,33 @@ public class RunStatements {
                 FOR UPDATE),
             """;
 
-    /** Changes only the run's own task, while it is not terminal and has no webhook (the outbox is the entity path's). */
+    /**
+     * Changes only the run's own task, while it is not terminal; for a task with webhooks, only
+     * while its registrations are the ones this statement's snapshot sees (V12: a registration
+     * made or deleted by a transaction whose row lock the statement waited for moved
+     * push_changes, and the locked row is compared with the snapshot's).
+     */
     private static final String FENCED = """
                 FROM old
-                WHERE t.pk = old.pk AND t.run_id = $4 AND NOT t.push_registered
+                WHERE t.pk = old.pk AND t.run_id = $4
                   AND t.state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED')
+                  AND (NOT t.push_registered
+                       OR t.push_changes = (SELECT s.push_changes FROM tasks s WHERE s.tenant = $1 AND s.owner = $2 AND s.id = $3))
             """;
+
+    /**
+     * The outbox rows the event owes, for a task that has had a webhook registration (the same
+     * rows {@link EventOutbox#enqueue} writes on the entity path), and the worker told at commit.
+     * The rows reference the event inserted by the same statement: the foreign keys are checked at
+     * its end. {@code at}: the parameter holding the event's time.
+     */
+    private static String owed(String at) {
+        return "owed AS (\n" + EventOutbox.owedRows("$1", "$2", "$3", "task.event_seq", at, ", task", " AND task.push_registered")
+                + "\n    RETURNING 1)\n";
+    }
+
+    /** The NOTIFY that wakes the delivery workers when the statement owed any delivery (NULL otherwise). */
+    private static final String TELL_OWED = "(SELECT pg_notify('" + EventOutbox.CHANNEL + "', '') FROM owed LIMIT 1) AS owed";
 
     /**
      * $5 state, $6 status timestamp, $7 status message (JSON or null), $8 1 when that message is
@@ -68,7 +92,8 @@ public class RunStatements {
                     lease_expires_at = CASE WHEN $9 THEN NULL ELSE t.lease_expires_at END
             """ + FENCED + """
                   AND (NOT $9 OR t.queued_inputs = 0)
-                RETURNING t.pk, t.next_seq - 1 AS message_seq, t.next_event_seq - 1 AS event_seq, t.run_input_seq, old.state AS before),
+                RETURNING t.pk, t.next_seq - 1 AS message_seq, t.next_event_seq - 1 AS event_seq, t.run_input_seq, old.state AS before,
+                    t.push_registered),
             message AS (
                 INSERT INTO messages (task_pk, seq, message_id, role, parts, metadata, extensions, reference_task_ids, created_at)
                 SELECT pk, message_seq, $10, 'ROLE_AGENT', CAST(CAST($11 AS text) AS jsonb), CAST(CAST($12 AS text) AS jsonb),
@@ -76,8 +101,9 @@ public class RunStatements {
                 FROM task WHERE $8 = 1),
             event AS (
                 INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload, created_at, input_seq)
-                SELECT $1, $2, $3, event_seq, 'STATUS_UPDATE', CAST(CAST($15 AS text) AS jsonb), $6, run_input_seq FROM task)
-            SELECT before, pg_notify('%s', CAST(pk AS text)) FROM task""".formatted(TaskEventLog.EVENTS_CHANNEL);
+                SELECT $1, $2, $3, event_seq, 'STATUS_UPDATE', CAST(CAST($15 AS text) AS jsonb), $6, run_input_seq FROM task),
+            """ + owed("$6") + """
+            SELECT before, pg_notify('%s', CAST(pk AS text)), %s FROM task""".formatted(TaskEventLog.EVENTS_CHANNEL, TELL_OWED);
 
     /**
      * $5 now, $6 artifact id, $7 name, $8 description, $9-$11 its JSON columns, $12 the event when
@@ -87,7 +113,7 @@ public class RunStatements {
             task AS (
                 UPDATE tasks AS t SET updated_at = $5, next_event_seq = t.next_event_seq + 1
             """ + FENCED + """
-                RETURNING t.pk, t.next_event_seq - 1 AS event_seq, t.run_input_seq),
+                RETURNING t.pk, t.next_event_seq - 1 AS event_seq, t.run_input_seq, t.push_registered),
             change AS (
                 INSERT INTO artifacts AS a (task_pk, artifact_id, ord, name, description, parts, metadata, extensions)
                 SELECT pk, $6, (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = task.pk), $7, $8,
@@ -99,12 +125,14 @@ public class RunStatements {
                 INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload, created_at, input_seq)
                 SELECT $1, $2, $3, event_seq, 'ARTIFACT_UPDATE',
                        CAST(CAST(CASE WHEN change.created THEN $12 ELSE $13 END AS text) AS jsonb), $5, run_input_seq
-                FROM task, change)
-            SELECT pg_notify('%s', CAST(pk AS text)) FROM task""";
+                FROM task, change),
+            """ + owed("$5") + """
+            SELECT pg_notify('%s', CAST(pk AS text)), %s FROM task""";
     /** A chunk: its parts go after the stored ones. */
-    static final String APPEND_ARTIFACT = ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts", TaskEventLog.EVENTS_CHANNEL);
+    static final String APPEND_ARTIFACT = ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts", TaskEventLog.EVENTS_CHANNEL, TELL_OWED);
     private static final String REPLACE_ARTIFACT = ARTIFACT.formatted("name = EXCLUDED.name, description = EXCLUDED.description,"
-            + " parts = EXCLUDED.parts, metadata = EXCLUDED.metadata, extensions = EXCLUDED.extensions", TaskEventLog.EVENTS_CHANNEL);
+            + " parts = EXCLUDED.parts, metadata = EXCLUDED.metadata, extensions = EXCLUDED.extensions", TaskEventLog.EVENTS_CHANNEL,
+            TELL_OWED);
 
     private final Pool pool;
     private final ServiceMetrics metrics;
