@@ -26,7 +26,7 @@ import jakarta.inject.Inject;
 
 /**
  * The write path's hand-written statements, exactly as the service sends them, planned by
- * PostgreSQL over 40,000 tasks and 6,000 artifacts: an artifact chunk and its event are one
+ * PostgreSQL over 40,000 tasks, 6,000 artifacts and 10,000 webhook registrations: an artifact chunk and its event are one
  * statement whose next position is a probe of the artifacts' key, and the lease renewal locks its runs' rows through
  * the tasks' primary key; neither reads a table whole.
  */
@@ -51,8 +51,16 @@ class WritePathPlanTest {
                     SELECT t.pk, 'a' || n, n, '[{"text":"x"}]'
                     FROM tasks t CROSS JOIN generate_series(0, 2) AS n
                     WHERE t.tenant = 'write-plan' AND t.id < 'task-2999'""");
+            // Webhooks on every fourth task: the statement's outbox rows must find a task's
+            // registrations by their key, as they would in a store where many tasks have them
+            // (on a nearly empty push_configs any plan is a scan, and proves nothing).
+            s.execute("""
+                    INSERT INTO push_configs (tenant, owner, task_id, id, url, created_at)
+                    SELECT tenant, owner, id, 'hook', 'https://hooks.example/' || id, now()
+                    FROM tasks WHERE tenant = 'write-plan' AND pk % 4 = 0""");
             s.execute("VACUUM ANALYZE tasks");
             s.execute("VACUUM ANALYZE artifacts");
+            s.execute("VACUUM ANALYZE push_configs");
         }
     }
 
@@ -62,6 +70,7 @@ class WritePathPlanTest {
             s.execute("DELETE FROM tasks WHERE tenant = 'write-plan'");
             s.execute("ANALYZE tasks");
             s.execute("ANALYZE artifacts");
+            s.execute("ANALYZE push_configs");
         }
     }
 
@@ -101,6 +110,8 @@ class WritePathPlanTest {
             assertTrue(plan.contains("LockRows"), plan);
             assertTrue(plan.contains("Update on tasks"), plan);
             assertTrue(plan.contains("Insert on task_events"), "the event in the same statement: " + plan);
+            assertTrue(plan.contains("Insert on push_outbox"), "the event's deliveries in the same statement: " + plan);
+            assertTrue(plan.contains("push_configs_pkey"), "the task's registrations by their key: " + plan);
             assertFalse(plan.contains("Seq Scan"), plan);
         }
         assertTrue(status.contains("Insert on messages"), status);
