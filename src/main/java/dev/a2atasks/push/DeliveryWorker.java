@@ -93,7 +93,7 @@ public class DeliveryWorker {
         if (!settings.enabled()) {
             return;
         }
-        client = new WebhookClient(vertx, settings.timeout(), settings.maxResponseBytes());
+        client = new WebhookClient(vertx, settings.timeout(), settings.maxResponseBytes(), settings.maxInFlight());
         thread = new Thread(this::run, "a2a-push-worker");
         thread.setDaemon(true);
         thread.start();

@@ -42,7 +42,14 @@ final class WebhookClient {
     private final Duration timeout;
     private final int maxResponseBytes;
 
-    WebhookClient(Vertx vertx, Duration timeout, int maxResponseBytes) {
+    /**
+     * {@code connections}: how many connections to one host and port may be open at once. The
+     * worker's shares (per tenant, per URL, overall) are what bound deliveries; this is set to
+     * the overall bound so the pool never queues a delivery they let through: a smaller pool
+     * would hold deliveries to one receiver (or to many URLs on one host) waiting for a
+     * connection, their wait counted against the timeout, below the shares the docs promise.
+     */
+    WebhookClient(Vertx vertx, Duration timeout, int maxResponseBytes, int connections) {
         this.vertx = vertx;
         this.timeout = timeout;
         this.maxResponseBytes = maxResponseBytes;
@@ -51,7 +58,7 @@ final class WebhookClient {
                 .setKeepAlive(true)
                 .setForceSni(true)
                 .setVerifyHost(true)
-                .setMaxPoolSize(8)
+                .setMaxPoolSize(connections)
                 .setName("a2a-push"));
     }
 
