@@ -56,8 +56,8 @@ final class PushBench {
             webhook.stop(0);
         }
         table.note("Each task is sent over gRPC with returnImmediately and its taskPushNotificationConfig; the service writes each event"
-                + " and its outbox row in one transaction and NOTIFYs; the worker claims due rows (FOR UPDATE SKIP LOCKED), POSTs,"
-                + " deletes the row. events written/s: the events over the time from the first send to the last event's write"
+                + " and its outbox row in one transaction and NOTIFYs; the worker claims each registration's due events together"
+                + " (FOR NO KEY UPDATE SKIP LOCKED), POSTs them in order, deletes the delivered rows. events written/s: the events over the time from the first send to the last event's write"
                 + " (the write path's pace, on the same two cores); deliveries/s: all deliveries over the time from the first"
                 + " send to the last arrival; lag includes waiting behind earlier events of the same task."
                 + " Every delivery id arrived exactly once (a duplicate would be printed).");
