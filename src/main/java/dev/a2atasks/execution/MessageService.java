@@ -103,7 +103,9 @@ public class MessageService {
      * status and artifact updates, closed on a terminal or interrupted state of the run answering
      * this message. When that run is here, the stream begins after its first update: a run that
      * answers with a direct reply makes the stream that one Message, as blocking SendMessage
-     * returns it.
+     * returns it. A task the message created streams from its creation (the task SUBMITTED, then
+     * every event), so no update is folded into a snapshot; a message to an existing task streams
+     * from a snapshot read then.
      */
     public Multi<StreamResponse> sendStreaming(Caller caller, Set<String> extensions, SendMessageRequest request) {
         Context context = Vertx.currentContext();
@@ -116,8 +118,11 @@ public class MessageService {
                             .map(ignored -> execution.reply.getNow(null));
             return reply.onItem().transformToMulti(message -> message != null
                     ? Multi.createFrom().item(StreamResponse.newBuilder().setMessage(message).build())
-                    : streams.follow(started.caller(), started.command().tenant(), started.task().taskId(),
-                            started.command().historyLength(), false, started.task().inputSeq()));
+                    : started.task().asSubmitted(false) != null
+                            ? streams.followFromCreation(started.caller(), started.command().tenant(), started.task(),
+                                    started.command().historyLength())
+                            : streams.follow(started.caller(), started.command().tenant(), started.task().taskId(),
+                                    started.command().historyLength(), false, started.task().inputSeq()));
         });
     }
 

@@ -7,6 +7,8 @@ import dev.a2atasks.auth.Caller;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.SubscribeToTaskRequest;
+import dev.a2atasks.proto.v1.Task;
+import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.RequestValidator;
 import dev.a2atasks.task.TaskQueryService;
@@ -16,6 +18,7 @@ import dev.a2atasks.metrics.ServiceMetrics;
 import dev.a2atasks.task.store.ProtoJsonColumns;
 import dev.a2atasks.task.store.TaskEventEntity;
 import dev.a2atasks.task.store.TaskStates;
+import dev.a2atasks.task.store.TaskStore;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -79,7 +82,22 @@ public class TaskStreams {
             long inputSeq) {
         Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
         return Multi.createFrom().emitter(emitter -> new Follower(caller, tenant, taskId, historyLength, refuseTerminal, inputSeq,
-                context, emitter).start());
+                context, emitter, null).start());
+    }
+
+    /**
+     * The stream of a task a streaming send just created, from its creation: first the task as it
+     * was stored (SUBMITTED, no event yet), then every event from the first. No snapshot is read,
+     * so the stream carries every update of the run however quickly the agent made them (a
+     * snapshot read after them would hold them instead, and the stream be one terminal Task).
+     */
+    Multi<StreamResponse> followFromCreation(Caller caller, String tenant, TaskStore.Accepted created, OptionalInt historyLength) {
+        Task submitted = created.asSubmitted(historyLength.isEmpty() || historyLength.getAsInt() > 0);
+        Snapshot snapshot = new Snapshot(created.taskPk(), 0, TaskState.TASK_STATE_SUBMITTED.name(), created.inputSeq(),
+                StreamResponse.newBuilder().setTask(submitted).build());
+        Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
+        return Multi.createFrom().emitter(emitter -> new Follower(caller, tenant, created.taskId(), historyLength, false,
+                created.inputSeq(), context, emitter, snapshot).start());
     }
 
     private record Snapshot(long taskPk, long nextEventSeq, String state, Long runInputSeq, StreamResponse first) {
@@ -120,13 +138,15 @@ public class TaskStreams {
         private final long inputSeq;
         private final Context context;
         private final MultiEmitter<? super StreamResponse> emitter;
+        /** The snapshot when it is known without a read (a task just created); null: read it. */
+        private final Snapshot known;
         private volatile Cancellable snapshotRead;
         private volatile TaskWatch watch;
         private volatile boolean stopped;
         private long nextSeq;
 
         Follower(Caller caller, String tenant, String taskId, OptionalInt historyLength, boolean refuseTerminal, long inputSeq,
-                Context context, MultiEmitter<? super StreamResponse> emitter) {
+                Context context, MultiEmitter<? super StreamResponse> emitter, Snapshot known) {
             this.caller = caller;
             this.tenant = tenant;
             this.taskId = taskId;
@@ -135,10 +155,15 @@ public class TaskStreams {
             this.inputSeq = inputSeq;
             this.context = context;
             this.emitter = emitter;
+            this.known = known;
         }
 
         void start() {
             emitter.onTermination(this::stop); // the client went away or the stream ended: stop reading
+            if (known != null) {
+                begin(known);
+                return;
+            }
             snapshotRead = snapshot(caller, tenant, taskId, historyLength).subscribe().with(this::begin, emitter::fail);
         }
 
