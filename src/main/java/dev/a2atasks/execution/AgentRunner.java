@@ -29,8 +29,10 @@ import dev.a2atasks.task.store.Run;
 import dev.a2atasks.task.store.RunLeases;
 import dev.a2atasks.task.store.RunWrites;
 import dev.a2atasks.task.store.TaskStore;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 /**
  * Runs the {@link AgentExecutor}, one run per user message, on a bounded pool of worker threads
@@ -42,7 +44,9 @@ import jakarta.enterprise.context.ApplicationScoped;
  * agent that returns without one, or throws, leaves the task FAILED, never WORKING. When a turn
  * ends waiting for input and a message was queued meanwhile, the store hands the next run over in
  * the same transaction and it runs here next, on the same worker. If this process dies, the
- * {@link LeaseSweeper} of any replica fails its working tasks once their leases expire.
+ * {@link LeaseSweeper} of any replica fails its working tasks once their leases expire; if it is
+ * stopped (SIGTERM), its running agents are interrupted and their tasks marked FAILED at once, with
+ * the reason, while the database pools are still open.
  */
 @ApplicationScoped
 public class AgentRunner {
@@ -58,6 +62,8 @@ public class AgentRunner {
     private final Lease lease;
     private final Duration writeTimeout;
     private final PeriodicJob renewal;
+    /** Set when the service stops: an agent interrupted from then on was stopped, it did not fail. */
+    private volatile boolean stopping;
 
     /** Runs admitted here and not yet ended (queued or running), and the bytes of their input messages. */
     private final AtomicInteger held = new AtomicInteger();
@@ -257,12 +263,24 @@ public class AgentRunner {
         } catch (TaskUpdater.TaskClosedException closed) {
             LOG.debugf("Task %s closed while its agent ran", execution.request.taskId());
         } catch (Throwable failure) {
-            if (failure instanceof InterruptedException) {
+            if (stopping && interruption(failure)) {
+                // Not the agent's fault, and nothing an operator must act on: said once, no trace.
+                // The interrupt is cleared for the task's last write, then restored.
+                LOG.infof("The run of task %s was stopped by the service's shutdown; the task is marked FAILED",
+                        execution.request.taskId());
+                Thread.interrupted();
+                if (!execution.settled) {
+                    updater.finishQuietly(STOPPED);
+                }
                 Thread.currentThread().interrupt();
-            }
-            LOG.errorf(failure, "The agent failed on task %s", execution.request.taskId());
-            if (!execution.settled) {
-                updater.finishQuietly("The agent failed");
+            } else {
+                if (failure instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.errorf(failure, "The agent failed on task %s", execution.request.taskId());
+                if (!execution.settled) {
+                    updater.finishQuietly("The agent failed");
+                }
             }
         } finally {
             // A run whose last write did not commit keeps its lease until it expires: the sweeper then
@@ -298,7 +316,46 @@ public class AgentRunner {
                 }
             }
         } catch (Throwable e) {
-            LOG.warnf("Could not renew the leases of %d running tasks: %s", runs.size(), e.toString());
+            if (stopping) {
+                LOG.debugf("Lease renewal stopped by the shutdown: %s", e);
+            } else {
+                LOG.warnf("Could not renew the leases of %d running tasks: %s", runs.size(), e.toString());
+            }
+        }
+    }
+
+    /** The status message of a task whose run the service's shutdown stopped. */
+    static final String STOPPED = "The service stopped while the agent worked on this task";
+
+    /** How long a stop waits for the interrupted runs' last writes. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
+
+    /** Whether an agent's failure is its thread's interruption (thrown as such, or wrapped). */
+    private static boolean interruption(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return Thread.currentThread().isInterrupted();
+    }
+
+    /**
+     * At shutdown, before the pools close (ShutdownEvent comes before the beans are destroyed):
+     * the running agents are interrupted and given a bounded time to record their tasks FAILED.
+     * Runs still queued keep their leases, which the sweeper of a replica fails once they expire.
+     */
+    void stop(@Observes ShutdownEvent ignored) {
+        stopping = true;
+        renewal.stop(Duration.ZERO);
+        workers.shutdownNow();
+        try {
+            if (!workers.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.infof("%d agent run(s) did not stop within %d ms; their leases expire and the sweeper fails their tasks",
+                        workers.getActiveCount(), STOP_WAIT.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -111,6 +111,28 @@ class TwoReplicasIT {
     }
 
     @Test
+    void stoppingTheReplicaThatRunsAnAgentFailsTheTaskAtOnceAndLogsNoError() throws Exception {
+        PackagedServer stopped = start("stopped");
+        try {
+            String id = send(stopped, "a long piece of work", true).at("/task/id").asText();
+            awaitWorking(id);
+            stopped.process().destroy(); // SIGTERM: a graceful stop, as an orchestrator's
+            assertTrue(stopped.process().waitFor(30, TimeUnit.SECONDS), "stopped");
+            // Failed by the stopping replica itself, with its reason, not by a sweeper after the lease.
+            JsonNode failed = get(a, "/tasks/" + id + "?historyLength=0");
+            assertEquals("TASK_STATE_FAILED", failed.at("/status/state").asText(), failed.toString());
+            assertEquals("The service stopped while the agent worked on this task", failed.at("/status/message/parts/0/text").asText());
+            List<String> log = Files.readAllLines(stopped.log());
+            String text = String.join("\n", log);
+            assertEquals(List.of(), log.stream().filter(line -> line.contains(" ERROR ") || line.startsWith("\tat ")
+                    || line.startsWith("Caused by")).toList(), text);
+            assertTrue(text.contains("was stopped by the service's shutdown"), text);
+        } finally {
+            stopped.close();
+        }
+    }
+
+    @Test
     void aMessageToATaskWhoseRunIsOnAKilledReplicaNeverStartsASecondRunAndTheTaskEnds() throws Exception {
         PackagedServer victim = start("victim-2");
         String working = send(victim, "a long piece of work", true).at("/task/id").asText();
