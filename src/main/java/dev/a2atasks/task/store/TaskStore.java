@@ -151,7 +151,7 @@ public class TaskStore {
             LockedTaskWrite alsoWrite) {
         // No look-up first: a retry is rare, and the unique index on the first message finds it
         // (isOriginConflict; the caller answers with originOf), saving every send a round trip.
-        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS); // as stored
         TaskEntity row = new TaskEntity();
         row.tenant = owner.tenant();
         row.owner = owner.subject();
@@ -171,7 +171,7 @@ public class TaskStore {
                 .chain(saved -> TaskRows.toEntity(saved.pk, 0, message, now).persist())
                 .chain(() -> alsoWrite.write(row).replaceWithVoid())
                 .invoke(metrics::taskCreated)
-                .replaceWith(() -> new Accepted(row.pk, taskId, contextId, 0, true, false, run));
+                .replaceWith(() -> new Accepted(row.pk, taskId, contextId, 0, true, false, run, now.toInstant()));
     }
 
     /** Whether a failed {@link #submit} was a retry: the caller's first message with this id already created a task. */
