@@ -394,8 +394,8 @@ async function send() {
     if (event.task) id = event.task.id;
     if (event.statusUpdate) id = event.statusUpdate.taskId;
     log.append(el('li', {}, describe(event)));
-    // A stream starts with the task as it is: what the agent wrote before that snapshot arrives
-    // in it, not as updates, so its artifacts are shown here too.
+    // A message to an existing task streams from the task as it is: what the agent wrote before
+    // that snapshot arrives in it, not as updates, so its artifacts are shown here too.
     if (event.task) {
       for (const artifact of event.task.artifacts || []) {
         log.append(el('li', {}, `artifact ${artifact.name || artifact.artifactId} ${textOf(artifact)} (in the task)`));
