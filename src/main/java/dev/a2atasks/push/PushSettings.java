@@ -57,7 +57,7 @@ public interface PushSettings {
      * Of those, deliveries to one webhook URL at once: one slow receiver holds at most this many.
      * Half the tenant's share: a client often points all its tasks at one URL, and a registration's
      * events go out one after the other, so this bounds how many of its tasks are delivered to at
-     * once (bench/RESULTS.md, i (push): 100 tasks from 8 senders to one URL, lag p99 2.3 s at 4, under 1 s at 8),
+     * once (bench/RESULTS.md, i (push): 100 tasks from 8 senders to one URL, lag p99 2.3 s at 4, about 1 s at 8),
      * while a URL that never answers still leaves its tenant the other half.
      */
     @WithDefault("8")
