@@ -52,6 +52,24 @@ class OpenApiRoutesTest {
         return JSON.readTree(text);
     }
 
+    /** The four ways to ask for it give one document, in the form asked for, without credentials. */
+    @Test
+    void theDocumentIsServedAsYamlAndAsJson() throws IOException {
+        JsonNode json = document();
+        assertEquals("a2a-tasks HTTP+JSON binding", json.at("/info/title").asText());
+        ObjectMapper yaml = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper();
+        Response plain = given().get("/q/openapi").then().statusCode(200).extract().response();
+        assertTrue(plain.contentType().startsWith("application/yaml"), plain.contentType());
+        assertEquals(json, yaml.readTree(plain.asString()));
+        Response byAccept = given().accept("application/json").get("/q/openapi").then().statusCode(200).extract().response();
+        assertTrue(byAccept.contentType().startsWith("application/json"), byAccept.contentType());
+        assertEquals(json, JSON.readTree(byAccept.asString()));
+        assertEquals(json, JSON.readTree(given().get("/q/openapi.json").then().statusCode(200).extract().asString()));
+        assertEquals(json, yaml.readTree(given().get("/q/openapi.yaml").then().statusCode(200).extract().asString()));
+        Response yamlAsked = given().accept("application/json").get("/q/openapi?format=YAML").then().statusCode(200).extract().response();
+        assertTrue(yamlAsked.contentType().startsWith("application/yaml"), "format= wins over Accept: " + yamlAsked.contentType());
+    }
+
     @Test
     void everyDocumentedRouteAndParameterIsServed() throws IOException {
         JsonNode doc = document();
