@@ -700,6 +700,12 @@ public final class Bench {
                     log -> Service.start(jdk17, List.of("-XX:SharedArchiveFile=" + appCds), serverless, log));
         }
         targets.put("JVM (" + jdk + ") start-up to first request <= 3 s, migrated database", String.format("%.0f ms|%s", plain, plain <= 3000 ? "yes" : "no"));
+        // The JVM flags docs/operations.md offers short-lived replicas: less JIT and GC work while the service starts,
+        // at a cost in steady throughput that table e4 measures.
+        double shortLived = startups(table, jdk + " + " + String.join(" ", SHORT_LIVED_FLAGS) + ", no migration", serverless, runs,
+                log -> Service.start(jdk17, SHORT_LIVED_FLAGS, serverless, log));
+        table.note(String.format("%s starts the service in %.0f%% of the time of %s without them.", String.join(" ", SHORT_LIVED_FLAGS),
+                100 * shortLived / plain, jdk));
         Path dynamicCds = OUT.resolve("app-dyn.jsa").toAbsolutePath();
         if (train(jdk17, dynamicCds, env)) {
             double cds = startups(table, jdk + " + dynamic CDS archive trained on the request path (aot-train.sh CACHE.jsa), no migration",
@@ -739,6 +745,55 @@ public final class Bench {
         if (nativeExecutable != null) {
             tables.add(nativeAgainstJvm(jdk17, nativeExecutable, serverless));
         }
+        tables.add(shortLivedAgainstJvm(jdk17, serverless));
+    }
+
+    /** The JVM flags for short-lived replicas (docs/operations.md, "Migrations and start-up"): C1 only, the serial collector. */
+    static final List<String> SHORT_LIVED_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
+    /**
+     * Table e4: what the short-lived flags cost once started, the JVM application with them against
+     * itself without them, side by side and in alternation, as table e3 measures the native executable.
+     */
+    private Table shortLivedAgainstJvm(Path jdk17, Map<String, String> env) throws Exception {
+        Duration warmUp = quick ? Duration.ofMillis(500) : Duration.ofSeconds(10);
+        Duration window = quick ? Duration.ofMillis(500) : Duration.ofSeconds(5);
+        int rounds = quick ? 1 : 3;
+        String flags = String.join(" ", SHORT_LIVED_FLAGS);
+        Table table = new Table("e4. Steady state, the JVM application (JDK " + System.getProperty("java.specification.version")
+                + ") with " + flags + " against it without them, 8 gRPC clients, side by side and measured in alternation ("
+                + rounds + " rounds of " + window.toSeconds() + " s, each after " + warmUp.toSeconds() + " s unmeasured)",
+                "operation", "default req/s", "with the flags req/s", "flags / default", "default p50 / p99 ms", "with the flags p50 / p99 ms");
+        try (Service jvm = Service.start(jdk17, List.of(), env, OUT.resolve("service-e4-default.log"));
+                Service flagged = Service.start(jdk17, SHORT_LIVED_FLAGS, env, OUT.resolve("service-e4-flags.log"))) {
+            compareSteady(table, new Clients("127.0.0.1", jvm.port, null), new Clients("127.0.0.1", flagged.port, null), warmUp, window, rounds,
+                    null);
+        }
+        table.note("Both processes run at once on the same 2 cores and PostgreSQL; the one not measured is idle meanwhile.");
+        return table;
+    }
+
+    /**
+     * One write (SendMessage returnImmediately, a new task each) and one read (ListTasks page 1, pageSize 100), the
+     * subject against the baseline. The read lists {@code readScope}, or when it is null the scope the writes just filled
+     * (--startup-only generates no dataset).
+     */
+    private static void compareSteady(Table table, Clients baseline, Clients subject, Duration warmUp, Duration window, int rounds,
+            String readScope) throws Exception {
+        String writer = Clients.token(PRIVATE_KEY, "bench", "e3-writes");
+        String reader = readScope == null ? writer : Clients.token(PRIVATE_KEY, "bench", readScope);
+        Load.Alternation writes = Load.alternating(8, warmUp, window, rounds,
+                () -> WritePath.send(subject, writer, true), () -> WritePath.send(baseline, writer, true));
+        if (readScope == null) { // a full first page to read, however short the write windows were
+            try (Clients.Request send = (Clients.Request) WritePath.send(baseline, writer, true)) {
+                for (int i = 0; i < 100; i++) {
+                    send.call();
+                }
+            }
+        }
+        row(table, "ListTasks page 1 (read" + (readScope == null ? ", the writes' scope" : "") + ")", Load.alternating(8, warmUp, window, rounds,
+                () -> subject.grpcList(reader, ""), () -> baseline.grpcList(reader, "")));
+        row(table, "SendMessage returnImmediately (write)", writes);
     }
 
     /**
@@ -778,14 +833,7 @@ public final class Bench {
                 "operation", "JVM req/s", "native req/s", "native / JVM", "JVM p50 / p99 ms", "native p50 / p99 ms");
         try (Service jvm = Service.start(jdk17, List.of(), env, OUT.resolve("service-e3-jvm.log"));
                 Service nat = Service.startNative(nativeExecutable, env, OUT.resolve("service-e3-native.log"))) {
-            Clients onJvm = new Clients("127.0.0.1", jvm.port, null);
-            Clients onNative = new Clients("127.0.0.1", nat.port, null);
-            String reader = Clients.token(PRIVATE_KEY, "bench", "big");
-            String writer = Clients.token(PRIVATE_KEY, "bench", "e3-writes");
-            row(table, "ListTasks page 1 (read)", Load.alternating(8, warmUp, window, rounds,
-                    () -> onNative.grpcList(reader, ""), () -> onJvm.grpcList(reader, "")));
-            row(table, "SendMessage returnImmediately (write)", Load.alternating(8, warmUp, window, rounds,
-                    () -> WritePath.send(onNative, writer, true), () -> WritePath.send(onJvm, writer, true)));
+            compareSteady(table, new Clients("127.0.0.1", jvm.port, null), new Clients("127.0.0.1", nat.port, null), warmUp, window, rounds, "big");
         }
         table.note("Both processes run at once on the same 2 cores and PostgreSQL; the one not measured is idle meanwhile.");
         return table;
