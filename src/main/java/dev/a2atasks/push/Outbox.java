@@ -19,6 +19,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 
 /**
  * The delivery state of the outbox, in short transactions: claiming due rows (row locks taken
@@ -291,8 +292,11 @@ public class Outbox {
     @WithTransaction
     public Uni<Recorded> recordUndelivered(String leaseOwner, List<Attempt> attempts, Backoff backoff, int maxAttempts, Duration maxAge) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        // One read of the rows this worker holds (a row whose lease passed to another worker is not among them).
-        return PushDeliveryEntity.<PushDeliveryEntity>list("leaseOwner = ?1", leaseOwner).map(held -> {
+        // One read of the rows this worker holds (a row whose lease passed to another worker is not among them),
+        // locked: a row deleted meanwhile with its task or registration (OutboxVanishedRowTest) is then not read,
+        // where a plain read would return it and its update find nothing and fail the whole round.
+        return PushDeliveryEntity.<PushDeliveryEntity>find("leaseOwner = ?1 order by tenant, owner, taskId, configId, eventSeq", leaseOwner)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(held -> {
             Map<PushDeliveryEntity.Key, PushDeliveryEntity> byKey = new HashMap<>();
             held.forEach(row -> byKey.put(new PushDeliveryEntity.Key(row.tenant, row.owner, row.taskId, row.configId, row.eventSeq), row));
             int retried = 0;
