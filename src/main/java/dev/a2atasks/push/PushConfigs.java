@@ -22,6 +22,8 @@ import dev.a2atasks.task.PushConfigCommand;
 import dev.a2atasks.task.PushConfigQuery;
 import dev.a2atasks.task.RequestValidator;
 import dev.a2atasks.task.store.LockedTaskWrite;
+import dev.a2atasks.task.store.NewTaskWebhook;
+import dev.a2atasks.task.store.TaskEntity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -112,10 +114,24 @@ public class PushConfigs {
     /**
      * A registration sent with a message (SendMessage's configuration): judged and sealed now, then
      * stored in the message's transaction under the task's lock, before the status change it is owed.
+     * A message that creates its task stores it in the task's creating statement (the task has no
+     * registration to count or replace yet); one to an existing task through {@link PushStore}.
      */
     public Uni<LockedTaskWrite> withMessage(Caller caller, PushConfigCommand command, String taskId) {
-        return prepare(caller, command, taskId, "configuration.taskPushNotificationConfig.url")
-                .map(row -> lockedTask -> store.saveLocked(lockedTask, row, settings.maxConfigsPerTask()));
+        int maxPerTask = settings.maxConfigsPerTask();
+        return prepare(caller, command, taskId, "configuration.taskPushNotificationConfig.url").map(row -> new LockedTaskWrite() {
+            @Override
+            public Uni<?> write(TaskEntity lockedTask) {
+                return store.saveLocked(lockedTask, row, maxPerTask);
+            }
+
+            @Override
+            public NewTaskWebhook asNewTaskWebhook() {
+                return maxPerTask < 1 ? null // refused by saveLocked, with its error
+                        : new NewTaskWebhook(row.id, row.url, row.authScheme, row.tokenSealed, row.credentialsSealed, row.sealedWith,
+                                row.createdAt);
+            }
+        });
     }
 
     /**

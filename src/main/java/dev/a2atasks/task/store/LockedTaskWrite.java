@@ -10,4 +10,12 @@ import io.smallrye.mutiny.Uni;
 public interface LockedTaskWrite {
 
     Uni<?> write(TaskEntity lockedTask);
+
+    /**
+     * The same write as the row a new task's creating statement inserts with it, or null when only
+     * {@link #write} can make it. A new task has no registration yet, so nothing needs reading first.
+     */
+    default NewTaskWebhook asNewTaskWebhook() {
+        return null;
+    }
 }

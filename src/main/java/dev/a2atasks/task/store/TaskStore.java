@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 
 import dev.a2atasks.auth.Caller;
@@ -20,6 +22,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -123,6 +126,31 @@ public class TaskStore {
             RETURNING task_pk""";
 
     /**
+     * {@link #SUBMIT} with the webhook registration sent with the message ($15-$20): the task, its
+     * first message and its registration in one statement. The registration's trigger (V11, V12)
+     * marks the task at the statement's end, when the task row it updates exists.
+     */
+    static final String SUBMIT_WITH_WEBHOOK = """
+            WITH task AS (
+                INSERT INTO tasks (tenant, owner, id, context_id, state, status_ts, created_at, updated_at, next_seq,
+                                   origin_message_id, run_id, run_input_seq, lease_owner, lease_expires_at)
+                VALUES ($1, $2, $3, $4, 'TASK_STATE_SUBMITTED', $5, $5, $5, 1, $6, $7, 0, $8, $9)
+                RETURNING pk),
+            message AS (
+                INSERT INTO messages (task_pk, seq, message_id, role, parts, metadata, extensions, reference_task_ids, created_at)
+                SELECT pk, 0, $6, $10, CAST(CAST($11 AS text) AS jsonb), CAST(CAST($12 AS text) AS jsonb), CAST(CAST($13 AS text) AS jsonb),
+                       CAST(CAST($14 AS text) AS jsonb), $5
+                FROM task
+                RETURNING task_pk),
+            config AS (
+                INSERT INTO push_configs (tenant, owner, task_id, id, url, auth_scheme, token_sealed, credentials_sealed, sealed_with,
+                                          created_at)
+                SELECT $1, $2, $3, $15, $16, $17, $18, $19, $20, $21
+                FROM message
+                RETURNING id)
+            SELECT task_pk FROM message, config""";
+
+    /**
      * A new task for a user's message: SUBMITTED, the message its first history entry, and a run
      * for it leased to the process that will start it. A message id this caller already created a
      * task with fails with {@link #isOriginConflict}, and {@link #originOf} answers that task as
@@ -130,23 +158,34 @@ public class TaskStore {
      */
     public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message, Lease lease,
             LockedTaskWrite alsoWrite) {
-        if (alsoWrite != null) {
+        NewTaskWebhook webhook = alsoWrite == null ? null : alsoWrite.asNewTaskWebhook();
+        if (alsoWrite != null && webhook == null) {
             return Panache.withTransaction(() -> submitWith(owner, taskId, contextId, message, lease, alsoWrite));
         }
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
         Message stored = message.toBuilder().setTaskId(taskId).setContextId(contextId).build();
         Run run = new Run(UUID.randomUUID(), 0, stored);
         MessageEntity row = TaskRows.toEntity(0, 0, message, now);
-        return PooledStatements.execute(pool, SUBMIT, Tuple.from(Arrays.asList(owner.tenant(), owner.subject(), taskId, contextId, now,
+        List<Object> arguments = new ArrayList<>(Arrays.asList(owner.tenant(), owner.subject(), taskId, contextId, now,
                 message.getMessageId(), run.id(), lease.owner(), lease.expiry(), row.role, row.partsJson, row.metadataJson,
-                row.extensionsJson, row.referenceTaskIdsJson)))
+                row.extensionsJson, row.referenceTaskIdsJson));
+        if (webhook != null) {
+            arguments.addAll(Arrays.asList(webhook.id(), webhook.url(), webhook.authScheme(), bytes(webhook.tokenSealed()),
+                    bytes(webhook.credentialsSealed()), webhook.sealedWith(), webhook.createdAt()));
+        }
+        return PooledStatements.execute(pool, webhook == null ? SUBMIT : SUBMIT_WITH_WEBHOOK, Tuple.from(arguments))
                 .map(rows -> {
                     metrics.taskCreated();
                     return new Accepted(rows.iterator().next().getLong(0), taskId, contextId, 0, true, false, run, now.toInstant());
                 });
     }
 
-    /** {@link #submit} with a write that must share its transaction (a webhook registration): through the entities. */
+    /** A bytea argument (null stays null). */
+    private static Buffer bytes(byte[] value) {
+        return value == null ? null : Buffer.buffer(value);
+    }
+
+    /** {@link #submit} with a write that must share its transaction and has no statement of its own: through the entities. */
     private Uni<Accepted> submitWith(Caller owner, String taskId, String contextId, Message message, Lease lease,
             LockedTaskWrite alsoWrite) {
         // No look-up first: a retry is rare, and the unique index on the first message finds it

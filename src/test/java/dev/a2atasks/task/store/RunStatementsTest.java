@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -23,6 +25,7 @@ import dev.a2atasks.proto.v1.Part;
 import dev.a2atasks.proto.v1.Role;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
+import dev.a2atasks.push.PushConfigEntity;
 import dev.a2atasks.support.Db;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -112,6 +115,57 @@ class RunStatementsTest {
         long event = db.queryLong("SELECT max(seq) FROM task_events WHERE tenant = '" + TENANT + "' AND task_id = 'raced'");
         assertEquals(2, db.queryLong("SELECT count(*) FROM push_outbox WHERE tenant = '" + TENANT + "' AND task_id = 'raced'"
                 + " AND event_seq = " + event), "the event is owed to both registrations");
+    }
+
+    /**
+     * A new task with the webhook sent with its message: one statement (the entity write would
+     * fail the test if it were called) leaves the rows the entity path leaves, its registration
+     * included, and the run's first event is owed to it on both.
+     */
+    @Test
+    void aNewTaskWithItsWebhookIsOneStatementThatWritesWhatTheEntitiesWrite() throws Throwable {
+        Db db = new Db(dataSource);
+        db.execute("DELETE FROM tasks WHERE tenant = '" + TENANT + "' AND id IN ('hooked-by-statement', 'hooked-by-entity')");
+        OffsetDateTime at = OffsetDateTime.of(2026, 12, 6, 6, 0, 0, 123_456_000, ZoneOffset.UTC);
+        NewTaskWebhook webhook = new NewTaskWebhook("hook", "http://192.0.2.1/hook", "Bearer", new byte[] { 1, 2, 3 }, null, "k1", at);
+        TaskStore.Accepted byStatement = submit("hooked-by-statement", new LockedTaskWrite() {
+            @Override
+            public Uni<?> write(TaskEntity lockedTask) {
+                return Uni.createFrom().failure(new AssertionError("the new task's statement stores the registration"));
+            }
+
+            @Override
+            public NewTaskWebhook asNewTaskWebhook() {
+                return webhook;
+            }
+        });
+        TaskStore.Accepted byEntity = submit("hooked-by-entity", lockedTask -> {
+            PushConfigEntity config = new PushConfigEntity();
+            config.tenant = TENANT;
+            config.owner = OWNER.subject();
+            config.taskId = lockedTask.id;
+            config.id = webhook.id();
+            config.url = webhook.url();
+            config.authScheme = webhook.authScheme();
+            config.tokenSealed = webhook.tokenSealed();
+            config.sealedWith = webhook.sealedWith();
+            config.createdAt = webhook.createdAt();
+            lockedTask.registeredPush();
+            return config.persist();
+        });
+        for (TaskStore.Accepted task : List.of(byStatement, byEntity)) {
+            await(() -> runs.recordStatus(ref(task), status(TaskState.TASK_STATE_WORKING, "Working on it"), LEASE));
+        }
+        String rows = rows(db, "hooked-by-statement") + registrations(db, "hooked-by-statement");
+        assertEquals(rows(db, "hooked-by-entity") + registrations(db, "hooked-by-entity"), rows);
+        assertTrue(rows.contains("(hook,0)"), "the first event is owed to the webhook: " + rows);
+        assertTrue(rows.contains("(hook,http://192.0.2.1/hook,Bearer,") && rows.contains("x010203") && rows.contains(",,k1,t)"), rows);
+    }
+
+    private static String registrations(Db db, String taskId) {
+        return db.queryText("SELECT ROW(id, url, auth_scheme, token_sealed, credentials_sealed, sealed_with,"
+                + " created_at = '2026-12-06T06:00:00.123456Z')::text FROM push_configs WHERE tenant = '" + TENANT
+                + "' AND task_id = '" + taskId + "' ORDER BY id");
     }
 
     /** A webhook registration of the task, made as PushStore makes one (its trigger marks the task). */
