@@ -154,7 +154,9 @@ public class TaskStore {
      * A new task for a user's message: SUBMITTED, the message its first history entry, and a run
      * for it leased to the process that will start it. A message id this caller already created a
      * task with fails with {@link #isOriginConflict}, and {@link #originOf} answers that task as
-     * the retry's (also when two retries race).
+     * the retry's (also when two retries race). One statement, with the webhook registration sent
+     * with the message when {@code alsoWrite} offers it as a row; any other shared write goes
+     * through the entities.
      */
     public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message, Lease lease,
             LockedTaskWrite alsoWrite) {
