@@ -107,30 +107,8 @@ public class TaskStore {
         }
     }
 
-    /**
-     * A new task and its first message as one statement, in a transaction of its own (the
-     * common SendMessage, with no webhook to register with it): one round trip instead of a
-     * session's five (BEGIN, the two inserts, COMMIT, and the identity read-back between them).
-     * The same rows as {@link #submit}'s entities write; pinned by {@code SubmitStatementTest}.
-     */
-    static final String SUBMIT = """
-            WITH task AS (
-                INSERT INTO tasks (tenant, owner, id, context_id, state, status_ts, created_at, updated_at, next_seq,
-                                   origin_message_id, run_id, run_input_seq, lease_owner, lease_expires_at)
-                VALUES ($1, $2, $3, $4, 'TASK_STATE_SUBMITTED', $5, $5, $5, 1, $6, $7, 0, $8, $9)
-                RETURNING pk)
-            INSERT INTO messages (task_pk, seq, message_id, role, parts, metadata, extensions, reference_task_ids, created_at)
-            SELECT pk, 0, $6, $10, CAST(CAST($11 AS text) AS jsonb), CAST(CAST($12 AS text) AS jsonb), CAST(CAST($13 AS text) AS jsonb),
-                   CAST(CAST($14 AS text) AS jsonb), $5
-            FROM task
-            RETURNING task_pk""";
-
-    /**
-     * {@link #SUBMIT} with the webhook registration sent with the message ($15-$20): the task, its
-     * first message and its registration in one statement. The registration's trigger (V11, V12)
-     * marks the task at the statement's end, when the task row it updates exists.
-     */
-    static final String SUBMIT_WITH_WEBHOOK = """
+    /** The task row and its first message ($1-$14), as the common part of the statements below. */
+    private static final String NEW_TASK = """
             WITH task AS (
                 INSERT INTO tasks (tenant, owner, id, context_id, state, status_ts, created_at, updated_at, next_seq,
                                    origin_message_id, run_id, run_input_seq, lease_owner, lease_expires_at)
@@ -141,8 +119,25 @@ public class TaskStore {
                 SELECT pk, 0, $6, $10, CAST(CAST($11 AS text) AS jsonb), CAST(CAST($12 AS text) AS jsonb), CAST(CAST($13 AS text) AS jsonb),
                        CAST(CAST($14 AS text) AS jsonb), $5
                 FROM task
-                RETURNING task_pk),
-            config AS (
+                RETURNING task_pk)
+            """;
+
+    /**
+     * A new task and its first message as one statement, in a transaction of its own (the
+     * common SendMessage, with no webhook to register with it): one round trip instead of a
+     * session's five (BEGIN, the two inserts, COMMIT, and the identity read-back between them).
+     * The same rows as {@link #submit}'s entities write; pinned by {@code RunStatementsTest}.
+     */
+    static final String SUBMIT = NEW_TASK + "SELECT task_pk FROM message";
+
+    /**
+     * {@link #SUBMIT} with the webhook registration sent with the message ($15-$21): the task, its
+     * first message and its registration in one statement. The registration's trigger (V11, V12)
+     * marks the task at the statement's end, when the task row it updates exists. Pinned by
+     * {@code RunStatementsTest} (the entity path's rows).
+     */
+    static final String SUBMIT_WITH_WEBHOOK = NEW_TASK + """
+            , config AS (
                 INSERT INTO push_configs (tenant, owner, task_id, id, url, auth_scheme, token_sealed, credentials_sealed, sealed_with,
                                           created_at)
                 SELECT $1, $2, $3, $15, $16, $17, $18, $19, $20, $21
