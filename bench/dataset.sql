@@ -24,15 +24,15 @@ SELECT CASE WHEN g <= ${big_tasks} + ${walk_tasks} THEN 'bench' ELSE 'bench-' ||
        ${messages_per_task}
 FROM generate_series(1, ${big_tasks} + ${walk_tasks} + ${other_tasks}) AS g;
 
-INSERT INTO messages (task_pk, seq, message_id, role, parts)
-SELECT t.pk, s, t.id || '-m' || s,
+INSERT INTO messages (task_pk, owner, seq, message_id, role, parts)
+SELECT t.pk, t.owner, s, t.id || '-m' || s,
        CASE WHEN s % 2 = 0 THEN 'ROLE_USER' ELSE 'ROLE_AGENT' END,
        jsonb_build_array(jsonb_build_object('text', 'message ' || s || ' of ' || t.id))
 FROM tasks t CROSS JOIN generate_series(0, ${messages_per_task} - 1) AS s
 WHERE t.tenant LIKE 'bench%';
 
-INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts)
-SELECT t.pk, 'result', 0, 'result of ' || t.id, jsonb_build_array(jsonb_build_object('text', 'output of ' || t.id))
+INSERT INTO artifacts (task_pk, owner, artifact_id, ord, name, parts)
+SELECT t.pk, t.owner, 'result', 0, 'result of ' || t.id, jsonb_build_array(jsonb_build_object('text', 'output of ' || t.id))
 FROM tasks t
 WHERE t.tenant LIKE 'bench%' AND right(t.id, 2)::int % 20 = 0;
 
@@ -40,8 +40,8 @@ INSERT INTO tasks (tenant, owner, id, context_id, state, status_ts, next_seq)
 VALUES ('bench', 'big', 'hist-5', 'ctx-history', 'TASK_STATE_INPUT_REQUIRED', timestamptz '2025-12-31 00:00:00+00', 5),
        ('bench', 'big', 'hist-long', 'ctx-history', 'TASK_STATE_INPUT_REQUIRED', timestamptz '2025-12-31 00:00:01+00', ${long_history});
 
-INSERT INTO messages (task_pk, seq, message_id, role, parts)
-SELECT t.pk, s, t.id || '-m' || s,
+INSERT INTO messages (task_pk, owner, seq, message_id, role, parts)
+SELECT t.pk, t.owner, s, t.id || '-m' || s,
        CASE WHEN s % 2 = 0 THEN 'ROLE_USER' ELSE 'ROLE_AGENT' END,
        jsonb_build_array(jsonb_build_object('text', 'turn ' || s))
 FROM tasks t CROSS JOIN LATERAL generate_series(0, t.next_seq - 1) AS s

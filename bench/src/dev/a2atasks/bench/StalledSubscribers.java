@@ -50,8 +50,8 @@ final class StalledSubscribers {
             try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
                 s.execute("DELETE FROM tasks WHERE tenant = 'bench' AND owner = 'stalled'");
                 s.execute("WITH t AS (INSERT INTO tasks (tenant, owner, id, context_id, state, status_ts) "
-                        + "VALUES ('bench', 'stalled', 'stalled-2mb', 'ctx', 'TASK_STATE_WORKING', now()) RETURNING pk) "
-                        + "INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts) SELECT pk, 'big', 0, 'big', "
+                        + "VALUES ('bench', 'stalled', 'stalled-2mb', 'ctx', 'TASK_STATE_WORKING', now()) RETURNING pk, owner) "
+                        + "INSERT INTO artifacts (task_pk, owner, artifact_id, ord, name, parts) SELECT pk, owner, 'big', 0, 'big', "
                         + "jsonb_build_array(jsonb_build_object('text', repeat('x', 2 * 1024 * 1024))) FROM t");
             }
             table.row("before", "", Table.format(IdleSubscribers.heapAfterGc(service.process.pid())), Table.format(service.rssMiB()), 0);

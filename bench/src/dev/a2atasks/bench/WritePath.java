@@ -213,16 +213,17 @@ final class WritePath {
         PreparedStatement task = c.prepareStatement("INSERT INTO tasks (tenant, owner, id, context_id, state, status_ts, next_seq,"
                 + " origin_message_id, run_id, run_input_seq, lease_owner, lease_expires_at) VALUES ('benchw', 'floor', ?, ?,"
                 + " 'TASK_STATE_SUBMITTED', now(), 1, ?, gen_random_uuid(), 0, 'bench', now() + interval '2 hours') RETURNING pk");
-        PreparedStatement message = c.prepareStatement("INSERT INTO messages (task_pk, seq, message_id, role, parts, metadata,"
-                + " extensions, reference_task_ids, created_at) VALUES (?, ?, ?, ?, CAST(? AS jsonb), NULL, '[]', '[]', now())");
+        PreparedStatement message = c.prepareStatement("INSERT INTO messages (task_pk, owner, seq, message_id, role, parts, metadata,"
+                + " extensions, reference_task_ids, created_at) VALUES (?, 'floor', ?, ?, ?, CAST(? AS jsonb), NULL, '[]', '[]', now())");
         PreparedStatement lock = c.prepareStatement("SELECT pk FROM tasks WHERE tenant = 'benchw' AND owner = 'floor' AND id = ? FOR UPDATE");
         PreparedStatement status = c.prepareStatement("UPDATE tasks SET state = ?, status_ts = now(), status_message = CAST(? AS jsonb),"
                 + " updated_at = now(), next_seq = next_seq + 1, next_event_seq = next_event_seq + 1,"
                 + " run_id = CASE WHEN ? THEN NULL ELSE run_id END, lease_owner = CASE WHEN ? THEN NULL ELSE lease_owner END,"
                 + " lease_expires_at = CASE WHEN ? THEN NULL ELSE lease_expires_at END WHERE pk = ?");
-        PreparedStatement artifact = c.prepareStatement("INSERT INTO artifacts AS a (task_pk, artifact_id, ord, name, parts, metadata,"
-                + " extensions) VALUES (?, 'echo', (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = ?), 'echo',"
-                + " CAST(? AS jsonb), NULL, '[]') ON CONFLICT (task_pk, artifact_id) DO UPDATE SET parts = a.parts || EXCLUDED.parts");
+        PreparedStatement artifact = c.prepareStatement("INSERT INTO artifacts AS a (task_pk, owner, artifact_id, ord, name, parts,"
+                + " metadata, extensions) VALUES (?, 'floor', 'echo', (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o"
+                + " WHERE o.task_pk = ? AND o.owner = 'floor'), 'echo', CAST(? AS jsonb), NULL, '[]')"
+                + " ON CONFLICT (task_pk, artifact_id, owner) DO UPDATE SET parts = a.parts || EXCLUDED.parts");
         PreparedStatement touched = c.prepareStatement("UPDATE tasks SET updated_at = now(), next_event_seq = next_event_seq + 1 WHERE pk = ?");
         PreparedStatement event = c.prepareStatement("INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload, created_at,"
                 + " input_seq) VALUES ('benchw', 'floor', ?, ?, ?, CAST(? AS jsonb), now(), 0)");

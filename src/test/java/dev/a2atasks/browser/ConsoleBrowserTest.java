@@ -270,13 +270,14 @@ class ConsoleBrowserTest extends BindingTest {
             { "ROLE_USER", "The pricing one." },
             { "ROLE_AGENT", "Done: the summary is attached as an artifact." } };
         for (int i = 0; i < talk.length; i++) {
-            db.execute("INSERT INTO messages (task_pk, seq, message_id, role, parts) VALUES (" + opened + ", " + i + ", 'demo-" + i
-                    + "', '" + talk[i][0] + "', jsonb_build_array(jsonb_build_object('text', " + quote(talk[i][1]) + ")))");
+            db.execute("INSERT INTO messages (task_pk, owner, seq, message_id, role, parts) SELECT pk, owner, " + i + ", 'demo-" + i
+                    + "', '" + talk[i][0] + "', jsonb_build_array(jsonb_build_object('text', " + quote(talk[i][1]) + ")) FROM tasks"
+                    + " WHERE pk = " + opened);
         }
         db.execute("UPDATE tasks SET next_seq = " + talk.length + " WHERE pk = " + opened);
-        db.execute("INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts) VALUES (" + opened + ", 'summary', 0, 'summary.md', "
+        db.execute("INSERT INTO artifacts (task_pk, owner, artifact_id, ord, name, parts) SELECT pk, owner, 'summary', 0, 'summary.md', "
                 + "jsonb_build_array(jsonb_build_object('text', " + quote("• Prices hold until March\n• 3% off above 10k units\n"
-                        + "• Delivery moves to weekly\n• New contact: J. Ortiz\n• Review on 12 January") + ")))");
+                        + "• Delivery moves to weekly\n• New contact: J. Ortiz\n• Review on 12 January") + ")) FROM tasks WHERE pk = " + opened);
         signIn(Tokens.valid(tenant, "operator"));
         awaitRows(demo.length);
         openTask("summarise-call");

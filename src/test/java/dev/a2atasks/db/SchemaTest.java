@@ -63,7 +63,7 @@ class SchemaTest {
         List<String> indexes = column("SELECT indexname FROM pg_indexes WHERE tablename = 'tasks' ORDER BY 1");
         assertTrue(indexes.containsAll(List.of("tasks_list_idx", "tasks_list_by_context_idx", "tasks_list_by_state_idx",
                 "tasks_scope_id_key")), indexes.toString());
-        assertEquals(List.of("task_pk", "seq"),
+        assertEquals(List.of("task_pk", "seq", "owner"),
                 column("SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
                         + " WHERE i.indrelid = 'messages'::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)"));
         assertEquals(List.of("C"), column("SELECT collation_name FROM information_schema.columns"

@@ -45,8 +45,8 @@ class StalledSubscriberTest extends BindingTest {
         String tenant = "StalledSubscriberTest";
         db.clearTenant(tenant);
         long pk = db.insertTask(tenant, "alice", "huge", "ctx", "TASK_STATE_WORKING", Instant.now().minusSeconds(5));
-        db.execute("INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts) VALUES (" + pk
-                + ", 'big', 0, 'big', jsonb_build_array(jsonb_build_object('text', repeat('x', 2 * 1024 * 1024))))");
+        db.execute("INSERT INTO artifacts (task_pk, owner, artifact_id, ord, name, parts) SELECT pk, owner, 'big', 0, 'big',"
+                + " jsonb_build_array(jsonb_build_object('text', repeat('x', 2 * 1024 * 1024))) FROM tasks WHERE pk = " + pk);
         String request = "GET /tasks/huge:subscribe HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + Tokens.valid(tenant, "alice")
                 + "\r\nA2A-Version: 1.0\r\nAccept: text/event-stream\r\n\r\n";
 
@@ -92,8 +92,8 @@ class StalledSubscriberTest extends BindingTest {
         String tenant = "StalledGrpcSubscriberTest";
         db.clearTenant(tenant);
         long pk = db.insertTask(tenant, "alice", "huge", "ctx", "TASK_STATE_WORKING", Instant.now().minusSeconds(5));
-        db.execute("INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts) VALUES (" + pk
-                + ", 'big', 0, 'big', jsonb_build_array(jsonb_build_object('text', repeat('x', 2 * 1024 * 1024))))");
+        db.execute("INSERT INTO artifacts (task_pk, owner, artifact_id, ord, name, parts) SELECT pk, owner, 'big', 0, 'big',"
+                + " jsonb_build_array(jsonb_build_object('text', repeat('x', 2 * 1024 * 1024))) FROM tasks WHERE pk = " + pk);
         // Two connections: HTTP/2 flow control is also per connection, so a stream its client leaves unread
         // can hold up the other streams of the same connection (the client's own doing); a reader on a
         // connection of its own must never be cut off.

@@ -54,8 +54,9 @@ class TranscriptCopyTest extends BindingTest {
 
     /** Appends messages m{from}..m{to-1} to a task at the source, as its writer would (seq = position). */
     private void grow(long pk, int from, int to) {
-        db.execute("INSERT INTO messages (task_pk, seq, message_id, role, parts) SELECT " + pk + ", g, 'm' || g, 'ROLE_AGENT', "
-                + "jsonb_build_array(jsonb_build_object('text', 'message ' || g)) FROM generate_series(" + from + ", " + (to - 1) + ") AS g");
+        db.execute("INSERT INTO messages (task_pk, owner, seq, message_id, role, parts) SELECT t.pk, t.owner, g, 'm' || g, 'ROLE_AGENT', "
+                + "jsonb_build_array(jsonb_build_object('text', 'message ' || g)) FROM tasks t, generate_series(" + from + ", " + (to - 1)
+                + ") AS g WHERE t.pk = " + pk);
         db.execute("UPDATE tasks SET next_seq = " + to + ", status_ts = now() WHERE pk = " + pk);
     }
 

@@ -91,15 +91,16 @@ public final class Db {
 
     /** Gives a task {@code count} text messages "m0".."m{count-1}", alternating user and agent. */
     public void insertMessages(long taskPk, int count) {
-        execute("INSERT INTO messages (task_pk, seq, message_id, role, parts) "
-                + "SELECT " + taskPk + ", g, 'm' || g, CASE WHEN g % 2 = 0 THEN 'ROLE_USER' ELSE 'ROLE_AGENT' END, "
-                + "jsonb_build_array(jsonb_build_object('text', 'message ' || g)) FROM generate_series(0, " + (count - 1) + ") AS g");
+        execute("INSERT INTO messages (task_pk, owner, seq, message_id, role, parts) "
+                + "SELECT t.pk, t.owner, g, 'm' || g, CASE WHEN g % 2 = 0 THEN 'ROLE_USER' ELSE 'ROLE_AGENT' END, "
+                + "jsonb_build_array(jsonb_build_object('text', 'message ' || g)) FROM tasks t, generate_series(0, " + (count - 1) + ") AS g"
+                + " WHERE t.pk = " + taskPk);
         execute("UPDATE tasks SET next_seq = " + count + " WHERE pk = " + taskPk);
     }
 
     public void insertArtifact(long taskPk, String artifactId, int ord) {
-        execute("INSERT INTO artifacts (task_pk, artifact_id, ord, name, parts) VALUES (" + taskPk + ", '" + artifactId + "', "
-                + ord + ", 'artifact " + artifactId + "', '[{\"text\": \"content of " + artifactId + "\"}]')");
+        execute("INSERT INTO artifacts (task_pk, owner, artifact_id, ord, name, parts) SELECT pk, owner, '" + artifactId + "', "
+                + ord + ", 'artifact " + artifactId + "', '[{\"text\": \"content of " + artifactId + "\"}]' FROM tasks WHERE pk = " + taskPk);
     }
 
     public void resetStatementStatistics() {

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Objects;
 
 import org.hibernate.annotations.ColumnTransformer;
+import org.hibernate.annotations.PartitionKey;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
@@ -25,6 +26,11 @@ public class ArtifactEntity extends PanacheEntityBase {
     @Id
     @Column(name = "artifact_id")
     public String artifactId;
+
+    /** The task's owner (V13): the table's distribution column on a distributed store; see {@link TaskEntity#owner}. */
+    @PartitionKey
+    @Column(nullable = false)
+    public String owner;
 
     @Column(nullable = false)
     public int ord;

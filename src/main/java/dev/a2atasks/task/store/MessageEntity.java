@@ -5,6 +5,7 @@ import java.time.OffsetDateTime;
 import java.util.Objects;
 
 import org.hibernate.annotations.ColumnTransformer;
+import org.hibernate.annotations.PartitionKey;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
@@ -25,6 +26,11 @@ public class MessageEntity extends PanacheEntityBase {
 
     @Id
     public Long seq;
+
+    /** The task's owner (V13): the table's distribution column on a distributed store; see {@link TaskEntity#owner}. */
+    @PartitionKey
+    @Column(nullable = false)
+    public String owner;
 
     @Column(name = "message_id", nullable = false)
     public String messageId;

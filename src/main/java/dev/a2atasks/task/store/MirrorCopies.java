@@ -170,13 +170,13 @@ public class MirrorCopies {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (int i = 0; i < fresh.size(); i++) {
                 Message message = i == 0 && gap ? withNote(fresh.get(i), "historyGapBefore", true) : fresh.get(i);
-                MessageEntity entity = TaskRows.toEntity(row.pk, row.nextSeq++, message, now);
+                MessageEntity entity = TaskRows.toEntity(row.pk, row.owner, row.nextSeq++, message, now);
                 chain = chain.chain(() -> entity.persist()).replaceWithVoid();
             }
             if (!fresh.isEmpty() || taskChanged) {
                 row.updatedAt = now;
             }
-            return chain.chain(() -> writeArtifacts(row.pk, task))
+            return chain.chain(() -> writeArtifacts(row, task))
                     .map(artifacts -> new Upserted(false, taskChanged, fresh.size(), artifacts, gap, false));
         });
     }
@@ -194,7 +194,7 @@ public class MirrorCopies {
         }
         List<String> ids = messages.stream().map(Message::getMessageId).toList();
         return TaskRows.lockTask(owner, taskId).chain(task -> !copyOf(task, source) ? Uni.createFrom().item(0)
-                : MessageEntity.<MessageEntity>list("taskPk = ?1 and messageId in ?2", task.pk, ids)
+                : MessageEntity.<MessageEntity>list("taskPk = ?1 and owner = ?2 and messageId in ?3", task.pk, task.owner, ids)
                 .chain(stored -> {
                     Set<String> held = stored.stream().map(m -> m.messageId).collect(Collectors.toSet());
                     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
@@ -202,7 +202,7 @@ public class MirrorCopies {
                     int added = 0;
                     for (Message message : messages) {
                         if (held.add(message.getMessageId())) {
-                            MessageEntity entity = TaskRows.toEntity(task.pk, task.nextSeq++, message, now);
+                            MessageEntity entity = TaskRows.toEntity(task.pk, task.owner, task.nextSeq++, message, now);
                             chain = chain.chain(() -> entity.persist()).replaceWithVoid();
                             added++;
                         }
@@ -221,7 +221,7 @@ public class MirrorCopies {
             return Uni.createFrom().item(List.of());
         }
         List<String> ids = task.getHistoryList().stream().map(Message::getMessageId).toList();
-        return MessageEntity.<MessageEntity>list("taskPk = ?1 and messageId in ?2", row.pk, ids).map(stored -> {
+        return MessageEntity.<MessageEntity>list("taskPk = ?1 and owner = ?2 and messageId in ?3", row.pk, row.owner, ids).map(stored -> {
             Set<String> known = stored.stream().map(m -> m.messageId).collect(Collectors.toSet());
             return task.getHistoryList().stream().filter(m -> known.add(m.getMessageId())).toList();
         });
@@ -253,15 +253,15 @@ public class MirrorCopies {
         if (task.getArtifactsCount() == 0) {
             return Uni.createFrom().item(true);
         }
-        return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", row.pk).map(stored -> {
+        return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1 and owner = ?2", row.pk, row.owner).map(stored -> {
             Map<String, Artifact> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, MirrorCopies::stored));
             return task.getArtifactsList().stream().allMatch(a -> a.equals(byId.get(a.getArtifactId())));
         });
     }
 
     /** Writes the copy's artifacts that are new or differ from the stored ones; returns how many. */
-    private static Uni<Integer> writeArtifacts(long taskPk, Task task) {
-        return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1", taskPk).chain(stored -> {
+    private static Uni<Integer> writeArtifacts(TaskEntity row, Task task) {
+        return ArtifactEntity.<ArtifactEntity>list("taskPk = ?1 and owner = ?2", row.pk, row.owner).chain(stored -> {
             Map<String, ArtifactEntity> byId = stored.stream().collect(Collectors.toMap(a -> a.artifactId, a -> a));
             int nextOrd = stored.stream().mapToInt(a -> a.ord + 1).max().orElse(0);
             Uni<Void> chain = Uni.createFrom().voidItem();
@@ -272,7 +272,7 @@ public class MirrorCopies {
                     continue;
                 }
                 written++;
-                ArtifactEntity replacement = TaskRows.toEntity(taskPk, current != null ? current.ord : nextOrd++, artifact);
+                ArtifactEntity replacement = TaskRows.toEntity(row.pk, row.owner, current != null ? current.ord : nextOrd++, artifact);
                 if (current != null) {
                     current.name = replacement.name;
                     current.description = replacement.description;

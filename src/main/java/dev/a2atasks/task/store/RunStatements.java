@@ -95,8 +95,8 @@ public class RunStatements {
                 RETURNING t.pk, t.next_seq - 1 AS message_seq, t.next_event_seq - 1 AS event_seq, t.run_input_seq, old.state AS before,
                     t.push_registered),
             message AS (
-                INSERT INTO messages (task_pk, seq, message_id, role, parts, metadata, extensions, reference_task_ids, created_at)
-                SELECT pk, message_seq, $10, 'ROLE_AGENT', CAST(CAST($11 AS text) AS jsonb), CAST(CAST($12 AS text) AS jsonb),
+                INSERT INTO messages (task_pk, owner, seq, message_id, role, parts, metadata, extensions, reference_task_ids, created_at)
+                SELECT pk, $2, message_seq, $10, 'ROLE_AGENT', CAST(CAST($11 AS text) AS jsonb), CAST(CAST($12 AS text) AS jsonb),
                        CAST(CAST($13 AS text) AS jsonb), CAST(CAST($14 AS text) AS jsonb), $6
                 FROM task WHERE $8 = 1),
             event AS (
@@ -115,11 +115,12 @@ public class RunStatements {
             """ + FENCED + """
                 RETURNING t.pk, t.next_event_seq - 1 AS event_seq, t.run_input_seq, t.push_registered),
             change AS (
-                INSERT INTO artifacts AS a (task_pk, artifact_id, ord, name, description, parts, metadata, extensions)
-                SELECT pk, $6, (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = task.pk), $7, $8,
+                INSERT INTO artifacts AS a (task_pk, owner, artifact_id, ord, name, description, parts, metadata, extensions)
+                SELECT pk, $2, $6, (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = task.pk AND o.owner = $2),
+                       $7, $8,
                        CAST(CAST($9 AS text) AS jsonb), CAST(CAST($10 AS text) AS jsonb), CAST(CAST($11 AS text) AS jsonb)
                 FROM task
-                ON CONFLICT (task_pk, artifact_id) DO UPDATE SET %s
+                ON CONFLICT (task_pk, artifact_id, owner) DO UPDATE SET %s
                 RETURNING (a.xmax = 0) AS created),
             event AS (
                 INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload, created_at, input_seq)
@@ -149,7 +150,7 @@ public class RunStatements {
         TaskRows.applyStatus(applied, status, now); // the same state, timestamp and status message the entities would write
         boolean settled = TaskStates.isSettled(applied.state);
         MessageEntity message = status.hasMessage()
-                ? TaskRows.toEntity(0, 0, status.getMessage().toBuilder().setTaskId(ref.taskId()).setContextId(ref.contextId()).build(), now)
+                ? TaskRows.toEntity(0, null, 0, status.getMessage().toBuilder().setTaskId(ref.taskId()).setContextId(ref.contextId()).build(), now)
                 : new MessageEntity();
         StreamResponse event = StreamResponse.newBuilder().setStatusUpdate(TaskStatusUpdateEvent.newBuilder()
                 .setTaskId(ref.taskId()).setContextId(ref.contextId())

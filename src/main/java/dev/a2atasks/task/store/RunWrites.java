@@ -38,11 +38,12 @@ public class RunWrites {
      * created the artifact. Written with its event in one statement ({@link TaskEventLog#recordWith}).
      */
     static final String UPSERT_ARTIFACT = """
-            INSERT INTO artifacts AS a (task_pk, artifact_id, ord, name, description, parts, metadata, extensions)
-            VALUES (:taskPk, :artifactId, (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = :taskPk),
+            INSERT INTO artifacts AS a (task_pk, owner, artifact_id, ord, name, description, parts, metadata, extensions)
+            VALUES (:taskPk, :owner, :artifactId,
+                    (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = :taskPk AND o.owner = :owner),
                     :name, :description, CAST(CAST(:parts AS text) AS jsonb), CAST(CAST(:metadata AS text) AS jsonb),
                     CAST(CAST(:extensions AS text) AS jsonb))
-            ON CONFLICT (task_pk, artifact_id) DO UPDATE SET %s
+            ON CONFLICT (task_pk, artifact_id, owner) DO UPDATE SET %s
             RETURNING (a.xmax = 0) AS created""";
     /** A chunk, with its event: its parts go after the stored ones; nothing stored is read back into the service. */
     static final String APPEND_ARTIFACT = TaskEventLog.withEvent(UPSERT_ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts"));
@@ -75,7 +76,7 @@ public class RunWrites {
 
     /** The oldest queued message gets a run. Queued messages are the task's last {@code queued_inputs} user messages. */
     Uni<Run> startQueued(TaskEntity task, Lease lease) {
-        return MessageEntity.<MessageEntity>find("taskPk = ?1 and role = 'ROLE_USER' order by seq desc", task.pk)
+        return MessageEntity.<MessageEntity>find("taskPk = ?1 and owner = ?2 and role = 'ROLE_USER' order by seq desc", task.pk, task.owner)
                 .page(task.queuedInputs - 1, 1).firstResult()
                 .chain(oldest -> startRun(task, lease, oldest.seq, TaskRows.message(task, oldest)));
     }
@@ -133,6 +134,7 @@ public class RunWrites {
             task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
             Map<String, Object> parameters = new HashMap<>();
             parameters.put("taskPk", task.pk);
+            parameters.put("owner", task.owner);
             parameters.put("artifactId", artifact.getArtifactId());
             parameters.put("name", artifact.getName().isEmpty() ? null : artifact.getName());
             parameters.put("description", artifact.getDescription().isEmpty() ? null : artifact.getDescription());

@@ -3,6 +3,7 @@ package dev.a2atasks.task.store;
 import java.time.OffsetDateTime;
 
 import org.hibernate.annotations.ColumnTransformer;
+import org.hibernate.annotations.PartitionKey;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
@@ -30,6 +31,12 @@ public class TaskEntity extends PanacheEntityBase {
     @Column(nullable = false)
     public String tenant;
 
+    /**
+     * The caller's subject. Also the distribution column of a distributed store (Citus, V13), so
+     * every UPDATE and DELETE Hibernate writes for this row names it beside the key: the statement
+     * then goes to the one node that holds the row instead of to every shard.
+     */
+    @PartitionKey
     @Column(nullable = false)
     public String owner;
 

@@ -62,11 +62,11 @@ public final class TaskRows {
         return row.<TaskEntity>persist().chain(saved -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (int i = 0; i < task.getHistoryCount(); i++) {
-                MessageEntity message = toEntity(saved.pk, i, task.getHistory(i), now);
+                MessageEntity message = toEntity(saved.pk, saved.owner, i, task.getHistory(i), now);
                 chain = chain.chain(() -> message.persist()).replaceWithVoid();
             }
             for (int i = 0; i < task.getArtifactsCount(); i++) {
-                ArtifactEntity artifact = toEntity(saved.pk, i, task.getArtifacts(i));
+                ArtifactEntity artifact = toEntity(saved.pk, saved.owner, i, task.getArtifacts(i));
                 chain = chain.chain(() -> artifact.persist()).replaceWithVoid();
             }
             return chain.replaceWith(saved.pk);
@@ -79,7 +79,7 @@ public final class TaskRows {
         task.nextSeq = seq + 1;
         task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
         Message stored = message.toBuilder().setTaskId(task.id).setContextId(task.contextId).build();
-        return toEntity(task.pk, seq, stored, task.updatedAt).persist().replaceWithVoid();
+        return toEntity(task.pk, task.owner, seq, stored, task.updatedAt).persist().replaceWithVoid();
     }
 
     /** A status becomes the row's state, sort key (its timestamp, or now) and status message. */
@@ -129,9 +129,10 @@ public final class TaskRows {
         return message.build();
     }
 
-    static MessageEntity toEntity(long taskPk, long seq, Message message, OffsetDateTime createdAt) {
+    static MessageEntity toEntity(long taskPk, String owner, long seq, Message message, OffsetDateTime createdAt) {
         MessageEntity row = new MessageEntity();
         row.taskPk = taskPk;
+        row.owner = owner;
         row.seq = seq;
         row.messageId = message.getMessageId();
         row.role = message.getRole() == Role.UNRECOGNIZED ? "ROLE_UNSPECIFIED" : message.getRole().name();
@@ -143,9 +144,10 @@ public final class TaskRows {
         return row;
     }
 
-    static ArtifactEntity toEntity(long taskPk, int ord, Artifact artifact) {
+    static ArtifactEntity toEntity(long taskPk, String owner, int ord, Artifact artifact) {
         ArtifactEntity row = new ArtifactEntity();
         row.taskPk = taskPk;
+        row.owner = owner;
         row.artifactId = artifact.getArtifactId();
         row.ord = ord;
         row.name = artifact.getName().isEmpty() ? null : artifact.getName();

@@ -65,7 +65,7 @@ public class TaskStore {
             long seq = task.nextSeq;
             task.nextSeq = seq + 1;
             task.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
-            return TaskRows.toEntity(task.pk, seq, message, task.updatedAt).persist().replaceWith(seq);
+            return TaskRows.toEntity(task.pk, task.owner, seq, message, task.updatedAt).persist().replaceWith(seq);
         });
     }
 
@@ -115,8 +115,8 @@ public class TaskStore {
                 VALUES ($1, $2, $3, $4, 'TASK_STATE_SUBMITTED', $5, $5, $5, 1, $6, $7, 0, $8, $9)
                 RETURNING pk),
             message AS (
-                INSERT INTO messages (task_pk, seq, message_id, role, parts, metadata, extensions, reference_task_ids, created_at)
-                SELECT pk, 0, $6, $10, CAST(CAST($11 AS text) AS jsonb), CAST(CAST($12 AS text) AS jsonb), CAST(CAST($13 AS text) AS jsonb),
+                INSERT INTO messages (task_pk, owner, seq, message_id, role, parts, metadata, extensions, reference_task_ids, created_at)
+                SELECT pk, $2, 0, $6, $10, CAST(CAST($11 AS text) AS jsonb), CAST(CAST($12 AS text) AS jsonb), CAST(CAST($13 AS text) AS jsonb),
                        CAST(CAST($14 AS text) AS jsonb), $5
                 FROM task
                 RETURNING task_pk)
@@ -162,7 +162,7 @@ public class TaskStore {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
         Message stored = message.toBuilder().setTaskId(taskId).setContextId(contextId).build();
         Run run = new Run(UUID.randomUUID(), 0, stored);
-        MessageEntity row = TaskRows.toEntity(0, 0, message, now);
+        MessageEntity row = TaskRows.toEntity(0, null, 0, message, now);
         List<Object> arguments = new ArrayList<>(Arrays.asList(owner.tenant(), owner.subject(), taskId, contextId, now,
                 message.getMessageId(), run.id(), lease.owner(), lease.expiry(), row.role, row.partsJson, row.metadataJson,
                 row.extensionsJson, row.referenceTaskIdsJson));
@@ -204,7 +204,7 @@ public class TaskStore {
         row.leaseExpiresAt = lease.expiry();
         TaskRows.applyStatus(row, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED).build(), now);
         return row.<TaskEntity>persist()
-                .chain(saved -> TaskRows.toEntity(saved.pk, 0, message, now).persist())
+                .chain(saved -> TaskRows.toEntity(saved.pk, saved.owner, 0, message, now).persist())
                 .chain(() -> alsoWrite.write(row).replaceWithVoid())
                 .invoke(metrics::taskCreated)
                 .replaceWith(() -> new Accepted(row.pk, taskId, contextId, 0, true, false, run, now.toInstant()));
@@ -246,8 +246,8 @@ public class TaskStore {
     @WithTransaction
     public Uni<Accepted> continueWith(Caller owner, String taskId, String contextId, Message message, Lease lease,
             LockedTaskWrite alsoWrite) {
-        return TaskRows.lockTask(owner, taskId).chain(task -> MessageEntity.<MessageEntity>find("taskPk = ?1 and messageId = ?2", task.pk,
-                message.getMessageId()).firstResult().chain(existing -> {
+        return TaskRows.lockTask(owner, taskId).chain(task -> MessageEntity.<MessageEntity>find("taskPk = ?1 and owner = ?2 and messageId = ?3",
+                task.pk, task.owner, message.getMessageId()).firstResult().chain(existing -> {
                     if (existing != null) {
                         return Uni.createFrom().item(new Accepted(task.pk, task.id, task.contextId, existing.seq, false, true, null));
                     }

@@ -47,8 +47,8 @@ class WritePathPlanTest {
                            timestamptz '2026-01-01 00:00:00+00' + g * interval '1 millisecond'
                     FROM generate_series(1, 40000) AS g""");
             s.execute("""
-                    INSERT INTO artifacts (task_pk, artifact_id, ord, parts)
-                    SELECT t.pk, 'a' || n, n, '[{"text":"x"}]'
+                    INSERT INTO artifacts (task_pk, owner, artifact_id, ord, parts)
+                    SELECT t.pk, t.owner, 'a' || n, n, '[{"text":"x"}]'
                     FROM tasks t CROSS JOIN generate_series(0, 2) AS n
                     WHERE t.tenant = 'write-plan' AND t.id < 'task-2999'""");
             // Webhooks on every fourth task: the statement's outbox rows must find a task's
