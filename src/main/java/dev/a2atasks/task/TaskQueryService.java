@@ -82,7 +82,7 @@ public class TaskQueryService {
                 var sample = metrics.startTotalSize();
                 total = pages.count(caller, query).invoke(() -> metrics.totalSizeComputed(sample));
             }
-            return Uni.combine().all().unis(total, withDetails(page, query.historyLength(), query.includeArtifacts()))
+            return Uni.combine().all().unis(total, withDetails(caller, page, query.historyLength(), query.includeArtifacts()))
                     .with((totalSize, detailed) -> {
                         String next = "";
                         if (more) {
@@ -102,7 +102,7 @@ public class TaskQueryService {
         }
         return reads.task(caller, query.id())
                 .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(query.id()))
-                .chain(task -> withDetails(List.of(task), query.historyLength(), true))
+                .chain(task -> withDetails(caller, List.of(task), query.historyLength(), true))
                 .map(found -> {
                     TaskView task = found.get(0);
                     metrics.historyRows(task.history() == null ? 0 : task.history().size());
@@ -189,17 +189,20 @@ public class TaskQueryService {
         }
     }
 
-    /** History tails and artifacts for a whole page: at most one statement each, never one per task. */
-    private Uni<List<TaskView>> withDetails(List<TaskView> page, int historyLength, boolean includeArtifacts) {
+    /**
+     * History tails and artifacts for a whole page of the caller's tasks: at most one statement
+     * each, never one per task. Both name the caller as the rows' owner beside the task keys.
+     */
+    private Uni<List<TaskView>> withDetails(Caller caller, List<TaskView> page, int historyLength, boolean includeArtifacts) {
         if (page.isEmpty() || (historyLength == 0 && !includeArtifacts)) {
             return Uni.createFrom().item(page);
         }
         List<Long> keys = page.stream().map(TaskView::pk).toList();
         Uni<Map<Long, List<MessageView>>> tails = historyLength == 0
                 ? Uni.createFrom().item(Map.of())
-                : history.tails(keys.toArray(Long[]::new), historyLength);
+                : history.tails(caller.subject(), keys.toArray(Long[]::new), historyLength);
         Uni<Map<Long, List<ArtifactView>>> artifacts = includeArtifacts
-                ? reads.artifacts(keys)
+                ? reads.artifacts(caller.subject(), keys)
                 : Uni.createFrom().item(Map.of());
         return Uni.combine().all().unis(tails, artifacts).with((h, a) -> page.stream()
                 .map(t -> t.with(historyLength == 0 ? null : h.getOrDefault(t.pk(), List.of()),

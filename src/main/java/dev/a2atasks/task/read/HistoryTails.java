@@ -14,13 +14,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * History tails for a whole page of tasks in one statement. Each task's tail is a backward range
- * scan of the messages primary key (task_pk, seq) that stops after N rows, so a task with 100,000
- * messages costs what one with 5 costs, and no message outside the tail is read.
+ * scan of the messages primary key (task_pk, seq, owner) that stops after N rows, so a task with
+ * 100,000 messages costs what one with 5 costs, and no message outside the tail is read. The
+ * statement names the page's owner: on a store distributed by owner it goes to one node.
  */
 @ApplicationScoped
 public class HistoryTails {
 
-    /** $1: the page's task keys; $2: messages per task. Rows come oldest first within each task. */
+    /** $1: the page's task keys; $2: messages per task; $3: their owner. Rows come oldest first within each task. */
     static final String TAILS = """
             SELECT tail.task_pk, tail.seq, tail.message_id, tail.role, tail.parts::text,
                    tail.metadata::text, tail.extensions::text, tail.reference_task_ids::text
@@ -28,7 +29,7 @@ public class HistoryTails {
             CROSS JOIN LATERAL (
                 SELECT m.*
                 FROM messages m
-                WHERE m.task_pk = page.task_pk
+                WHERE m.task_pk = page.task_pk AND m.owner = $3
                 ORDER BY m.seq DESC
                 LIMIT $2
             ) AS tail
@@ -40,9 +41,9 @@ public class HistoryTails {
         this.pool = pool;
     }
 
-    /** The last {@code length} messages of each task, oldest first, keyed by task row key. */
-    public Uni<Map<Long, List<MessageView>>> tails(Long[] taskKeys, int length) {
-        return PooledStatements.execute(pool, TAILS, Tuple.of(taskKeys, length)).map(rows -> {
+    /** The last {@code length} messages of each of the owner's tasks, oldest first, keyed by task row key. */
+    public Uni<Map<Long, List<MessageView>>> tails(String owner, Long[] taskKeys, int length) {
+        return PooledStatements.execute(pool, TAILS, Tuple.of(taskKeys, length, owner)).map(rows -> {
             Map<Long, List<MessageView>> byTask = new HashMap<>();
             for (Row row : rows) {
                 byTask.computeIfAbsent(row.getLong(0), k -> new ArrayList<>()).add(new MessageView(

@@ -65,7 +65,7 @@ public class TaskReads {
      */
     @WithSession
     public Uni<List<String>> heldMessageIds(Caller caller, String taskId, java.util.Collection<String> messageIds) {
-        return TaskEntity.find("select m.messageId from MessageEntity m, TaskEntity t where m.taskPk = t.pk"
+        return TaskEntity.find("select m.messageId from MessageEntity m, TaskEntity t where m.taskPk = t.pk and m.owner = t.owner"
                 + " and t.tenant = ?1 and t.owner = ?2 and t.id = ?3 and m.messageId in ?4",
                 caller.tenant(), caller.subject(), taskId, messageIds).project(String.class).list();
     }
@@ -78,12 +78,12 @@ public class TaskReads {
     }
 
     /**
-     * Every artifact of these tasks, in production order, keyed by task row key. The keys come
-     * from a page already scoped to the caller; one statement for the whole page.
+     * Every artifact of these tasks of the owner's, in production order, keyed by task row key. The
+     * keys come from a page already scoped to the caller; one statement for the whole page.
      */
     @WithSession
-    public Uni<Map<Long, List<ArtifactView>>> artifacts(List<Long> taskKeys) {
-        return ArtifactEntity.<ArtifactEntity>list("taskPk in ?1 order by taskPk, ord", taskKeys).map(rows -> {
+    public Uni<Map<Long, List<ArtifactView>>> artifacts(String owner, List<Long> taskKeys) {
+        return ArtifactEntity.<ArtifactEntity>list("taskPk in ?1 and owner = ?2 order by taskPk, ord", taskKeys, owner).map(rows -> {
             Map<Long, List<ArtifactView>> byTask = new HashMap<>();
             for (ArtifactEntity a : rows) {
                 byTask.computeIfAbsent(a.taskPk, k -> new ArrayList<>()).add(new ArtifactView(
@@ -110,17 +110,17 @@ public class TaskReads {
         return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", caller.tenant(), caller.subject(), id)
                 .withLock(LockModeType.PESSIMISTIC_READ)
                 .firstResult()
-                .chain(row -> row == null ? Uni.createFrom().nullItem() : historyTail(row.pk, historyLength)
-                        .chain(history -> artifacts(List.of(row.pk))
+                .chain(row -> row == null ? Uni.createFrom().nullItem() : historyTail(row.pk, row.owner, historyLength)
+                        .chain(history -> artifacts(row.owner, List.of(row.pk))
                                 .map(artifacts -> new Snapshot(row, view(row).with(history, artifacts.getOrDefault(row.pk, List.of()))))));
     }
 
     /** The last {@code length} messages of one task, oldest first; null for 0 (no history asked for). */
-    private static Uni<List<MessageView>> historyTail(long taskPk, int length) {
+    private static Uni<List<MessageView>> historyTail(long taskPk, String owner, int length) {
         if (length == 0) {
             return Uni.createFrom().nullItem();
         }
-        return MessageEntity.<MessageEntity>find("taskPk = ?1 order by seq desc", taskPk).page(0, length).list().map(rows -> {
+        return MessageEntity.<MessageEntity>find("taskPk = ?1 and owner = ?2 order by seq desc", taskPk, owner).page(0, length).list().map(rows -> {
             List<MessageView> tail = new ArrayList<>(rows.size());
             for (int i = rows.size() - 1; i >= 0; i--) {
                 MessageEntity m = rows.get(i);

@@ -35,7 +35,7 @@ public class TranscriptPages {
      * share one, the first is where a walk starts.
      */
     static final String SEQ_OF_MESSAGE = """
-            SELECT (SELECT min(m.seq) FROM messages m WHERE m.task_pk = t.pk AND m.message_id = $4)
+            SELECT (SELECT min(m.seq) FROM messages m WHERE m.task_pk = t.pk AND m.owner = t.owner AND m.message_id = $4)
             FROM tasks t
             WHERE t.tenant = $1 AND t.owner = $2 AND t.id = $3""";
 
@@ -47,7 +47,7 @@ public class TranscriptPages {
                 LEFT JOIN LATERAL (
                     SELECT *
                     FROM messages
-                    WHERE messages.task_pk = t.pk AND messages.seq %1$s $4
+                    WHERE messages.task_pk = t.pk AND messages.owner = t.owner AND messages.seq %1$s $4
                     ORDER BY messages.seq %2$s
                     LIMIT $5
                 ) AS m ON true

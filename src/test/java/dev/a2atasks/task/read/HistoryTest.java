@@ -115,7 +115,7 @@ class HistoryTest extends BindingTest {
         // backwards and stops after five rows.
         db.execute("DEALLOCATE ALL");
         String plan = db.queryText("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + HistoryTails.TAILS
-                .replace("$1::bigint[]", "ARRAY[" + pk + "]::bigint[]").replace("$2", "5"));
+                .replace("$1::bigint[]", "ARRAY[" + pk + "]::bigint[]").replace("$2", "5").replace("$3", "'alice'"));
         Matcher scan = Pattern.compile("Index Scan Backward using messages_pkey on messages m \\(actual rows=(\\d+)(\\.\\d+)? loops=1\\)")
                 .matcher(plan);
         assertTrue(scan.find(), plan);
