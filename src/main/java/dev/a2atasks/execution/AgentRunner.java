@@ -300,14 +300,12 @@ public class AgentRunner {
         if (runs.isEmpty()) {
             return;
         }
-        List<Long> pks = new ArrayList<>(runs.size());
-        List<UUID> ids = new ArrayList<>(runs.size());
+        List<RunLeases.Held> held = new ArrayList<>(runs.size());
         for (Execution execution : runs) {
-            pks.add(execution.taskPk);
-            ids.add(execution.run.id());
+            held.add(new RunLeases.Held(execution.request.caller().subject(), execution.taskPk, execution.run.id()));
         }
         try {
-            Set<UUID> kept = leases.renew(lease, pks, ids).await().atMost(writeTimeout);
+            Set<UUID> kept = leases.renew(lease, held).await().atMost(writeTimeout);
             for (Execution execution : runs) {
                 if (!kept.contains(execution.run.id()) && !execution.settled && running.get(execution.taskPk) == execution) {
                     LOG.infof("The run of task %s lost its task (canceled, or taken over after its lease expired); stopping it",

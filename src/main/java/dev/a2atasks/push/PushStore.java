@@ -118,7 +118,7 @@ public class PushStore implements EventOutbox {
      * translated again at every call).
      */
     static final String ENQUEUE = "WITH owed AS (\n" + EventOutbox.owedRows("?1", "?2", "?3", "?4", "?5", "", "")
-            + "\n    RETURNING 1)\nSELECT pg_notify('" + OUTBOX_CHANNEL + "', '') FROM (SELECT 1 FROM owed LIMIT 1) AS any_owed";
+            + "\n    RETURNING 1)\nSELECT CAST(pg_notify('" + OUTBOX_CHANNEL + "', '') AS text) FROM (SELECT 1 FROM owed LIMIT 1) AS any_owed";
 
     @Override
     public Uni<Void> enqueue(TaskEntity task, long eventSeq) {

@@ -174,7 +174,7 @@ class RunRaceTest extends BindingTest {
             String where = " FROM tasks WHERE tenant = 'RunRaceTest' AND id = '" + task.getId() + "'";
             UUID fenced = UUID.fromString(db.queryText("SELECT run_id" + where).trim());
             // Another run takes the task over (as one would after this run's lease expired).
-            db.execute("UPDATE tasks SET run_id = gen_random_uuid() WHERE tenant = 'RunRaceTest' AND id = '" + task.getId() + "'");
+            db.execute("UPDATE tasks SET run_id = '" + UUID.randomUUID() + "' WHERE tenant = 'RunRaceTest' AND id = '" + task.getId() + "'");
             long events = db.queryLong("SELECT next_event_seq" + where);
 
             Caller caller = new Caller(TENANT, "fence");

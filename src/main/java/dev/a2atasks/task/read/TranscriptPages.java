@@ -18,7 +18,9 @@ import jakarta.enterprise.context.ApplicationScoped;
  * and its messages are one range scan of the messages key (task_pk, seq) entered at the bound and
  * stopped after the page: the page at seq 99,900 costs what the page at seq 0 costs (pinned by
  * TranscriptPlanTest). The task row and its page come in one statement, so a missing task and an
- * empty transcript are told apart without a second round trip.
+ * empty transcript are told apart without a second round trip. Both tables are named by the
+ * caller's owner as a value ($2), not through the join: a store distributed by owner then plans
+ * the statement for the one node holding them (CitusRouterPlanTest).
  */
 @ApplicationScoped
 public class TranscriptPages {
@@ -35,7 +37,7 @@ public class TranscriptPages {
      * share one, the first is where a walk starts.
      */
     static final String SEQ_OF_MESSAGE = """
-            SELECT (SELECT min(m.seq) FROM messages m WHERE m.task_pk = t.pk AND m.owner = t.owner AND m.message_id = $4)
+            SELECT (SELECT min(m.seq) FROM messages m WHERE m.task_pk = t.pk AND m.owner = $2 AND m.message_id = $4)
             FROM tasks t
             WHERE t.tenant = $1 AND t.owner = $2 AND t.id = $3""";
 
@@ -47,7 +49,7 @@ public class TranscriptPages {
                 LEFT JOIN LATERAL (
                     SELECT *
                     FROM messages
-                    WHERE messages.task_pk = t.pk AND messages.owner = t.owner AND messages.seq %1$s $4
+                    WHERE messages.task_pk = t.pk AND messages.owner = $2 AND messages.seq %1$s $4
                     ORDER BY messages.seq %2$s
                     LIMIT $5
                 ) AS m ON true

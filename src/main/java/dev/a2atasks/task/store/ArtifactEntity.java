@@ -29,7 +29,7 @@ public class ArtifactEntity extends PanacheEntityBase {
 
     /** The task's owner (V13): the table's distribution column on a distributed store; see {@link TaskEntity#owner}. */
     @PartitionKey
-    @Column(nullable = false)
+    @Column(nullable = false, updatable = false)
     public String owner;
 
     @Column(nullable = false)

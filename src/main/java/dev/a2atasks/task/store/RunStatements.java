@@ -73,8 +73,13 @@ public class RunStatements {
                 + "\n    RETURNING 1)\n";
     }
 
-    /** The NOTIFY that wakes the delivery workers when the statement owed any delivery (NULL otherwise). */
-    private static final String TELL_OWED = "(SELECT pg_notify('" + EventOutbox.CHANNEL + "', '') FROM owed LIMIT 1) AS owed";
+    /**
+     * The NOTIFY that wakes the delivery workers when the statement owed any delivery (NULL
+     * otherwise). Every {@code pg_notify} result here is cast to text: a column of type void cannot
+     * be passed between the nodes of a distributed store (Citus), which runs parts of these
+     * statements as subplans.
+     */
+    private static final String TELL_OWED = "(SELECT CAST(pg_notify('" + EventOutbox.CHANNEL + "', '') AS text) FROM owed LIMIT 1) AS owed";
 
     /**
      * $5 state, $6 status timestamp, $7 status message (JSON or null), $8 1 when that message is
@@ -103,7 +108,7 @@ public class RunStatements {
                 INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload, created_at, input_seq)
                 SELECT $1, $2, $3, event_seq, 'STATUS_UPDATE', CAST(CAST($15 AS text) AS jsonb), $6, run_input_seq FROM task),
             """ + owed("$6") + """
-            SELECT before, pg_notify('%s', CAST(pk AS text)), %s FROM task""".formatted(TaskEventLog.EVENTS_CHANNEL, TELL_OWED);
+            SELECT before, CAST(pg_notify('%s', CAST(pk AS text)) AS text), %s FROM task""".formatted(TaskEventLog.EVENTS_CHANNEL, TELL_OWED);
 
     /**
      * $5 now, $6 artifact id, $7 name, $8 description, $9-$11 its JSON columns, $12 the event when
@@ -128,7 +133,7 @@ public class RunStatements {
                        CAST(CAST(CASE WHEN change.created THEN $12 ELSE $13 END AS text) AS jsonb), $5, run_input_seq
                 FROM task, change),
             """ + owed("$5") + """
-            SELECT pg_notify('%s', CAST(pk AS text)), %s FROM task""";
+            SELECT CAST(pg_notify('%s', CAST(pk AS text)) AS text), %s FROM task""";
     /** A chunk: its parts go after the stored ones. */
     static final String APPEND_ARTIFACT = ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts", TaskEventLog.EVENTS_CHANNEL, TELL_OWED);
     private static final String REPLACE_ARTIFACT = ARTIFACT.formatted("name = EXCLUDED.name, description = EXCLUDED.description,"

@@ -2,7 +2,9 @@ package dev.a2atasks.task.store;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -19,6 +21,7 @@ import dev.a2atasks.proto.v1.TaskArtifactUpdateEvent;
 import dev.a2atasks.proto.v1.TaskState;
 import dev.a2atasks.proto.v1.TaskStatus;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.ProjectedFieldName;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -161,11 +164,29 @@ public class RunWrites {
     @WithTransaction
     public Uni<Integer> failExpiredLeases(int limit, String reason) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        return TaskEntity.<TaskEntity>find("leaseOwner is not null and leaseExpiresAt < ?1 order by pk", now)
-                // Locked, not skipped: a replica sweeping the same rows waits (bounded by lock_timeout),
-                // and PostgreSQL re-checks them after the wait, so it passes over them.
-                .withLock(LockModeType.PESSIMISTIC_WRITE)
-                .page(0, limit).list()
+        // Found across every owner without a lock, then locked one by one by their key, in key
+        // order: a store distributed by owner cannot lock rows from a statement that spans its
+        // nodes, and each lock names the one node holding the row.
+        return TaskEntity.find("select pk, owner from TaskEntity where leaseOwner is not null and leaseExpiresAt < ?1 order by pk", now)
+                .page(0, limit).project(ExpiredLease.class).list()
+                .chain(candidates -> {
+                    Uni<List<TaskEntity>> locked = Uni.createFrom().item(new ArrayList<>());
+                    for (ExpiredLease candidate : candidates) {
+                        // Locked, not skipped: a replica sweeping the same rows waits (bounded by lock_timeout),
+                        // and PostgreSQL re-checks the condition after the wait, so it passes over them.
+                        locked = locked.chain(rows -> TaskEntity.<TaskEntity>find(
+                                "pk = ?1 and owner = ?2 and leaseOwner is not null and leaseExpiresAt < ?3",
+                                candidate.pk(), candidate.owner(), now)
+                                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult()
+                                .map(row -> {
+                                    if (row != null) {
+                                        rows.add(row);
+                                    }
+                                    return rows;
+                                }));
+                    }
+                    return locked;
+                })
                 .chain(expired -> {
                     Uni<Void> chain = Uni.createFrom().voidItem();
                     for (TaskEntity task : expired) {
@@ -185,6 +206,11 @@ public class RunWrites {
                     }
                     return chain.replaceWith(expired.size());
                 });
+    }
+
+    /** A task whose lease had expired when the sweep looked: its key, to lock it by. */
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    public record ExpiredLease(@ProjectedFieldName("pk") Long pk, @ProjectedFieldName("owner") String owner) {
     }
 
     /** The task locked for a write of this run: refused once it is terminal or owned by no run or another. */

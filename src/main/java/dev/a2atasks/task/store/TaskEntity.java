@@ -34,10 +34,11 @@ public class TaskEntity extends PanacheEntityBase {
     /**
      * The caller's subject. Also the distribution column of a distributed store (Citus, V13), so
      * every UPDATE and DELETE Hibernate writes for this row names it beside the key: the statement
-     * then goes to the one node that holds the row instead of to every shard.
+     * then goes to the one node that holds the row instead of to every shard. Never in an
+     * UPDATE's SET list (a row keeps its owner; Citus refuses to set a distribution column).
      */
     @PartitionKey
-    @Column(nullable = false)
+    @Column(nullable = false, updatable = false)
     public String owner;
 
     @Column(nullable = false)

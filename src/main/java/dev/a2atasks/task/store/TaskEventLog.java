@@ -66,7 +66,7 @@ public class TaskEventLog {
             INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload, created_at, input_seq)
             %s
             RETURNING seq""";
-    private static final String ANNOUNCED = "SELECT pg_notify('" + EVENTS_CHANNEL + "', :taskKey) FROM event";
+    private static final String ANNOUNCED = "SELECT CAST(pg_notify('" + EVENTS_CHANNEL + "', :taskKey) AS text) FROM event";
     static final String INSERT_EVENT = "WITH event AS (" + EVENT.formatted(
             "VALUES (:tenant, :owner, :taskId, :seq, :kind, CAST(CAST(:payload AS text) AS jsonb), :createdAt, :inputSeq)") + ")\n"
             + ANNOUNCED;

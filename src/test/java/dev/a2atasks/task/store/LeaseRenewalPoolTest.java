@@ -56,7 +56,7 @@ class LeaseRenewalPoolTest {
             for (int i = 0; i < poolSize; i++) {
                 taken.add(requests.getConnection().await().atMost(Duration.ofSeconds(10)));
             }
-            Set<UUID> kept = leases.renew(new Lease("this-replica", Duration.ofMinutes(5)), List.of(pk), List.of(run))
+            Set<UUID> kept = leases.renew(new Lease("this-replica", Duration.ofMinutes(5)), List.of(new RunLeases.Held("o", pk, run)))
                     .await().atMost(Duration.ofSeconds(5));
             assertEquals(Set.of(run), kept);
             assertTrue(db.queryLong("SELECT count(*) FROM tasks WHERE pk = " + pk

@@ -120,9 +120,9 @@ class WritePathPlanTest {
 
     @Test
     void theLeaseRenewalLocksItsRowsByPrimaryKey() throws SQLException {
-        String plan = plan("PREPARE renew(timestamptz, bigint[], uuid[]) AS " + RunLeases.RENEW,
-                "EXPLAIN EXECUTE renew(now(), ARRAY[" + pks("'task-1', 'task-2', 'task-3'") + "]::bigint[],"
-                        + " ARRAY[gen_random_uuid(), gen_random_uuid(), gen_random_uuid()])", "DEALLOCATE renew");
+        String plan = plan("PREPARE renew(timestamptz, bigint[], uuid[], text) AS " + RunLeases.RENEW,
+                "EXPLAIN EXECUTE renew(now(), ARRAY[" + pks("'task-1', 'task-8', 'task-15'") + "]::bigint[],"
+                        + " ARRAY[gen_random_uuid(), gen_random_uuid(), gen_random_uuid()], 'owner-1')", "DEALLOCATE renew");
         assertTrue(plan.contains("tasks_pkey"), plan);
         assertTrue(plan.contains("LockRows"), plan);
         assertFalse(plan.matches("(?s).*Seq Scan on tasks.*"), plan);
