@@ -15,4 +15,15 @@ public interface DatabaseConfig {
     /** How often an unreachable database is probed, so its return is noticed (and logged) without traffic. */
     @WithDefault("1s")
     Duration probeInterval();
+
+    /**
+     * How the schema is laid out: {@code none}, one PostgreSQL; {@code citus}, distributed by owner
+     * on the Citus coordinator the service connects to, after every migration ({@link CitusDistribution}).
+     */
+    @WithDefault("none")
+    Distribution distribution();
+
+    enum Distribution {
+        NONE, CITUS
+    }
 }
