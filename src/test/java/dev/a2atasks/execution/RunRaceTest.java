@@ -196,7 +196,7 @@ class RunRaceTest extends BindingTest {
         String where = " FROM tasks t WHERE t.tenant = 'RunRaceTest' AND t.id = '" + id + "'";
         while (System.nanoTime() < deadline) {
             if (db.queryLong("SELECT count(*)" + where + " AND t.state = '" + state.name() + "' AND t.run_id IS NULL AND t.queued_inputs = 0"
-                    + " AND (SELECT count(*) FROM messages m WHERE m.task_pk = t.pk AND m.role = 'ROLE_AGENT') = " + agentMessages) == 1) {
+                    + " AND (SELECT count(*) FROM messages m WHERE m.task_pk = t.pk AND m.owner = t.owner AND m.role = 'ROLE_AGENT') = " + agentMessages) == 1) {
                 return;
             }
             Thread.sleep(50);
