@@ -52,11 +52,13 @@ public class RunStatements {
      * Changes only the run's own task, while it is not terminal; for a task with webhooks, only
      * while its registrations are the ones this statement's snapshot sees (V12: a registration
      * made or deleted by a transaction whose row lock the statement waited for moved
-     * push_changes, and the locked row is compared with the snapshot's).
+     * push_changes, and the locked row is compared with the snapshot's). The owner is named
+     * beside the key although the key alone finds the row: on a store distributed by owner
+     * (Citus) an UPDATE that does not name it is sent to every shard.
      */
     private static final String FENCED = """
                 FROM old
-                WHERE t.pk = old.pk AND t.run_id = $4
+                WHERE t.owner = $2 AND t.pk = old.pk AND t.run_id = $4
                   AND t.state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED')
                   AND (NOT t.push_registered
                        OR t.push_changes = (SELECT s.push_changes FROM tasks s WHERE s.tenant = $1 AND s.owner = $2 AND s.id = $3))
