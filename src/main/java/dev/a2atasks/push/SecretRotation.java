@@ -9,6 +9,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import jakarta.enterprise.event.Observes;
 
+import io.quarkus.hibernate.reactive.panache.common.ProjectedFieldName;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -83,38 +84,59 @@ public class SecretRotation {
 
     /**
      * Re-seals up to {@code limit} registrations after {@code after} in key order (null: from the
-     * first), among those sealed with an old key.
+     * first), among those sealed with an old key. They are found without a lock, then locked and
+     * read again one by one by their key: a store distributed by owner (Citus) cannot lock rows
+     * from a statement that spans its nodes, and each of these names the one node holding its row.
+     * A row replaced or deleted in between is read as it now is (and passed over when it no longer
+     * names an old key).
      */
     @WithTransaction
     public Uni<Batch> resealBatch(PushConfigEntity.Key after, int limit) {
         String current = secrets.currentKeyId();
+        String keys = "select tenant, owner, taskId, id from PushConfigEntity where sealedWith is not null and sealedWith <> ?1";
         var query = after == null
-                ? PushConfigEntity.<PushConfigEntity>find("sealedWith is not null and sealedWith <> ?1"
-                        + " order by tenant, owner, taskId, id", current)
-                : PushConfigEntity.<PushConfigEntity>find("sealedWith is not null and sealedWith <> ?1"
-                        + " and (tenant > ?2 or (tenant = ?2 and (owner > ?3 or (owner = ?3 and (taskId > ?4"
+                ? PushConfigEntity.find(keys + " order by tenant, owner, taskId, id", current)
+                : PushConfigEntity.find(keys + " and (tenant > ?2 or (tenant = ?2 and (owner > ?3 or (owner = ?3 and (taskId > ?4"
                         + " or (taskId = ?4 and id > ?5))))))"
                         + " order by tenant, owner, taskId, id", current, after.tenant, after.owner, after.taskId, after.id);
-        return query.withLock(LockModeType.PESSIMISTIC_WRITE).page(0, limit).list().map(rows -> {
-            int resealed = 0;
-            for (PushConfigEntity row : rows) {
-                try {
-                    row.tokenSealed = reseal(row.tokenSealed, row, "token");
-                    row.credentialsSealed = reseal(row.credentialsSealed, row, "credentials");
-                    row.sealedWith = current;
-                    resealed++;
-                } catch (SecretBox.Unreadable e) {
-                    // Left as it is (and tried again next pass): its key may be put back in the ring.
-                    LOG.warnf("Push config %s of task %s not re-sealed: %s", row.id, row.taskId, e.getMessage());
+        return query.page(0, limit).project(Unsealed.class).list().chain(candidates -> {
+            Uni<Integer> resealed = Uni.createFrom().item(0);
+            for (Unsealed candidate : candidates) {
+                resealed = resealed.chain(count -> PushConfigEntity.<PushConfigEntity>find(
+                        "tenant = ?1 and owner = ?2 and taskId = ?3 and id = ?4 and sealedWith is not null and sealedWith <> ?5",
+                        candidate.tenant(), candidate.owner(), candidate.taskId(), candidate.id(), current)
+                        .withLock(LockModeType.PESSIMISTIC_WRITE).firstResult()
+                        .map(row -> row != null && reseal(row, current) ? count + 1 : count));
+            }
+            return resealed.map(count -> {
+                if (count > 0) {
+                    LOG.infof("Re-sealed the secrets of %d push notification config(s) with key '%s'", count, current);
                 }
-            }
-            if (resealed > 0) {
-                LOG.infof("Re-sealed the secrets of %d push notification config(s) with key '%s'", resealed, current);
-            }
-            PushConfigEntity last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
-            return new Batch(rows.size(), resealed, last == null ? null
-                    : new PushConfigEntity.Key(last.tenant, last.owner, last.taskId, last.id));
+                Unsealed last = candidates.isEmpty() ? null : candidates.get(candidates.size() - 1);
+                return new Batch(candidates.size(), count, last == null ? null
+                        : new PushConfigEntity.Key(last.tenant(), last.owner(), last.taskId(), last.id()));
+            });
         });
+    }
+
+    /** A registration that named an old key when the batch looked: its key, to lock it by. */
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    public record Unsealed(@ProjectedFieldName("tenant") String tenant, @ProjectedFieldName("owner") String owner,
+            @ProjectedFieldName("taskId") String taskId, @ProjectedFieldName("id") String id) {
+    }
+
+    /** Seals a locked row's secrets again with the current key; false (the row left as it is) when one cannot be opened. */
+    private boolean reseal(PushConfigEntity row, String current) {
+        try {
+            row.tokenSealed = reseal(row.tokenSealed, row, "token");
+            row.credentialsSealed = reseal(row.credentialsSealed, row, "credentials");
+            row.sealedWith = current;
+            return true;
+        } catch (SecretBox.Unreadable e) {
+            // Left as it is (and tried again next pass): its key may be put back in the ring.
+            LOG.warnf("Push config %s of task %s not re-sealed: %s", row.id, row.taskId, e.getMessage());
+            return false;
+        }
     }
 
     private byte[] reseal(byte[] sealed, PushConfigEntity row, String field) throws SecretBox.Unreadable {
