@@ -39,13 +39,16 @@ public class RunWrites {
     /**
      * The artifact upsert: one statement, whatever the size of what is stored; answers whether it
      * created the artifact. Written with its event in one statement ({@link TaskEventLog#recordWith}).
+     * An INSERT ... SELECT (the aggregate gives one row, an empty task's order 0), not VALUES with a
+     * subquery for the order: a store distributed by owner (Citus) refuses subqueries in VALUES.
      */
     static final String UPSERT_ARTIFACT = """
             INSERT INTO artifacts AS a (task_pk, owner, artifact_id, ord, name, description, parts, metadata, extensions)
-            VALUES (:taskPk, :owner, :artifactId,
-                    (SELECT coalesce(max(o.ord) + 1, 0) FROM artifacts o WHERE o.task_pk = :taskPk AND o.owner = :owner),
-                    :name, :description, CAST(CAST(:parts AS text) AS jsonb), CAST(CAST(:metadata AS text) AS jsonb),
-                    CAST(CAST(:extensions AS text) AS jsonb))
+            SELECT CAST(:taskPk AS bigint), CAST(:owner AS text), CAST(:artifactId AS text), coalesce(max(o.ord) + 1, 0),
+                   CAST(:name AS text), CAST(:description AS text), CAST(CAST(:parts AS text) AS jsonb),
+                   CAST(CAST(:metadata AS text) AS jsonb), CAST(CAST(:extensions AS text) AS jsonb)
+            FROM artifacts o
+            WHERE o.task_pk = :taskPk AND o.owner = :owner
             ON CONFLICT (task_pk, artifact_id, owner) DO UPDATE SET %s
             RETURNING (a.xmax = 0) AS created""";
     /** A chunk, with its event: its parts go after the stored ones; nothing stored is read back into the service. */

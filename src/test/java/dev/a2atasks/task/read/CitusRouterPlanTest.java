@@ -3,7 +3,6 @@ package dev.a2atasks.task.read;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -14,6 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.a2atasks.support.CitusProfile;
+import dev.a2atasks.support.Plans;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -53,13 +53,9 @@ class CitusRouterPlanTest {
 
         List<String> fannedOut = new ArrayList<>();
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
-            int n = 0;
             for (Map.Entry<String, String> statement : statements.entrySet()) {
                 String[] sqlAndArgs = statement.getValue().split("\\|", 2);
-                String name = "router_" + n++;
-                s.execute("PREPARE " + name + " AS " + sqlAndArgs[0]);
-                String plan = plan(s, "EXPLAIN (COSTS OFF) EXECUTE " + name + "(" + sqlAndArgs[1] + ")");
-                s.execute("DEALLOCATE " + name);
+                String plan = Plans.explain(s, sqlAndArgs[0], sqlAndArgs[1]);
                 if (!plan.contains("Task Count: 1\n") || plan.contains("Distributed Subplan")) {
                     fannedOut.add(statement.getKey() + ":\n" + plan);
                 }
@@ -81,15 +77,5 @@ class CitusRouterPlanTest {
             args.append(", timestamptz '2025-12-01 00:00:00+00'");
         }
         return args.toString();
-    }
-
-    private static String plan(Statement s, String explain) throws SQLException {
-        StringBuilder plan = new StringBuilder();
-        try (ResultSet rs = s.executeQuery(explain)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1).strip()).append('\n');
-            }
-        }
-        return plan.toString();
     }
 }

@@ -7,19 +7,15 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import dev.a2atasks.support.Plans;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -76,22 +72,14 @@ class WritePathPlanTest {
 
     @Test
     void anArtifactChunkAndItsEventAreOneStatementThatProbesTheArtifactsKey() throws SQLException {
-        // Hibernate's named parameters as a prepared statement's $n, in order of first use.
-        Map<String, Integer> numbers = new LinkedHashMap<>();
-        Matcher names = Pattern.compile("(?<![:\\w]):([a-zA-Z]\\w*)").matcher(RunWrites.APPEND_ARTIFACT);
-        StringBuilder prepared = new StringBuilder();
-        while (names.find()) {
-            names.appendReplacement(prepared, "\\$" + numbers.computeIfAbsent(names.group(1), n -> numbers.size() + 1));
-        }
-        names.appendTail(prepared);
         Map<String, String> values = Map.ofEntries(Map.entry("taskPk", pks("'task-1'")), Map.entry("artifactId", "'a1'"),
                 Map.entry("name", "null"), Map.entry("description", "null"), Map.entry("parts", "'[{\"text\":\"y\"}]'"),
                 Map.entry("metadata", "'{}'"), Map.entry("extensions", "'[]'"), Map.entry("tenant", "'write-plan'"),
                 Map.entry("owner", "'owner-1'"), Map.entry("taskId", "'task-1'"), Map.entry("seq", "7"), Map.entry("kind", "'ARTIFACT_UPDATE'"),
                 Map.entry("ifCreated", "'{}'"), Map.entry("otherwise", "'{}'"), Map.entry("createdAt", "now()"), Map.entry("inputSeq", "0"),
                 Map.entry("taskKey", "'1'"));
-        String arguments = numbers.keySet().stream().map(name -> Objects.requireNonNull(values.get(name), name))
-                .collect(Collectors.joining(", "));
+        String prepared = Plans.positional(RunWrites.APPEND_ARTIFACT);
+        String arguments = Plans.args(RunWrites.APPEND_ARTIFACT, values);
         String plan = plan("PREPARE chunk AS " + prepared, "EXPLAIN EXECUTE chunk(" + arguments + ")", "DEALLOCATE chunk");
         assertTrue(plan.contains("Conflict Arbiter Indexes: artifacts_pkey"), plan);
         assertTrue(plan.matches("(?s).*Index Only Scan.*on artifacts.*"), "the next position from an index: " + plan);
