@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.a2atasks.db.DatabaseConfig;
 import dev.a2atasks.db.PooledStatements;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -34,9 +35,17 @@ import jakarta.persistence.LockModeType;
 public class Outbox {
 
     private final Pool pool;
+    /**
+     * Citus ({@code a2a.database.distribution=citus}): a statement that locks or changes outbox rows
+     * names one owner, so it runs on the one node holding them (a lock across nodes is refused, and
+     * a change across them would lock every shard). The claim then finds the owners with due rows
+     * first, without a lock, and claims each one's in a transaction of its own.
+     */
+    private final boolean byOwner;
 
-    Outbox(Pool pool) {
+    Outbox(Pool pool, DatabaseConfig database) {
         this.pool = pool;
+        this.byOwner = database.distribution() == DatabaseConfig.Distribution.CITUS;
     }
 
     /** One event owed to a registration, as claimed: its row's key, attempts so far, and the event. */
@@ -104,14 +113,14 @@ public class Outbox {
      * claiming from is skipped, so two workers never take rows of one registration at once. $1
      * now, $2 tenants and $3 URLs whose shares are all in flight, $4 how many.
      */
-    static final String HEADS = """
+    private static final String HEADS_OF = """
             SELECT o.tenant, o.owner, o.task_id, o.config_id, o.event_seq, o.attempts,
                    c.url, c.auth_scheme, c.token_sealed, c.credentials_sealed,
                    e.payload::text AS payload, e.created_at AS event_created_at
             FROM push_outbox o
             JOIN push_configs c ON c.tenant = o.tenant AND c.owner = o.owner AND c.task_id = o.task_id AND c.id = o.config_id
             JOIN task_events e ON e.tenant = o.tenant AND e.owner = o.owner AND e.task_id = o.task_id AND e.seq = o.event_seq
-            WHERE o.state = 'PENDING' AND o.next_attempt_at <= $1
+            WHERE o.state = 'PENDING' AND o.next_attempt_at <= $1%s
               AND (o.lease_expires_at IS NULL OR o.lease_expires_at < $1)
               AND NOT EXISTS (SELECT 1 FROM push_outbox p
                               WHERE p.tenant = o.tenant AND p.owner = o.owner AND p.task_id = o.task_id
@@ -120,13 +129,29 @@ public class Outbox {
             ORDER BY o.next_attempt_at
             LIMIT $4
             FOR NO KEY UPDATE OF o, c SKIP LOCKED""";
+    static final String HEADS = HEADS_OF.formatted("");
+    /** {@link #HEADS} of one owner ($5). */
+    static final String HEADS_OF_OWNER = HEADS_OF.formatted(" AND o.owner = $5");
+
+    /**
+     * Citus: the owners with due rows, the soonest first, up to $3 ($1 now, $2 tenants whose shares
+     * are all in flight), read without a lock; each one's rows are then claimed by {@link #HEADS_OF_OWNER}.
+     */
+    static final String DUE_OWNERS = """
+            SELECT o.owner FROM push_outbox o
+            WHERE o.state = 'PENDING' AND o.next_attempt_at <= $1
+              AND (o.lease_expires_at IS NULL OR o.lease_expires_at < $1)
+              AND o.tenant <> ALL (CAST($2 AS text[]))
+            GROUP BY o.owner
+            ORDER BY min(o.next_attempt_at)
+            LIMIT $3""";
 
     /**
      * For each head taken ($1-$5 its key), the rows still owed to its registration after it, in
      * order, up to $7 each, and whether each is free to send now ($6 now): due and not leased. The
      * registration's row lock (taken by {@link #HEADS}) keeps other workers off them.
      */
-    static final String FOLLOWERS = """
+    private static final String FOLLOWERS_OF = """
             SELECT h.tenant, h.owner, h.task_id, h.config_id, f.event_seq, f.attempts, f.free, f.payload, f.event_created_at
             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS h(tenant, owner, task_id, config_id, event_seq)
             CROSS JOIN LATERAL (
@@ -135,11 +160,14 @@ public class Outbox {
                        e.payload::text AS payload, e.created_at AS event_created_at
                 FROM push_outbox o
                 JOIN task_events e ON e.tenant = o.tenant AND e.owner = o.owner AND e.task_id = o.task_id AND e.seq = o.event_seq
-                WHERE o.tenant = h.tenant AND o.owner = h.owner AND o.task_id = h.task_id AND o.config_id = h.config_id
+                WHERE o.tenant = h.tenant AND o.owner = h.owner AND o.task_id = h.task_id AND o.config_id = h.config_id%s
                   AND o.event_seq > h.event_seq AND o.state = 'PENDING'
                 ORDER BY o.event_seq
                 LIMIT $7) AS f
             ORDER BY h.tenant, h.owner, h.task_id, h.config_id, f.event_seq""";
+    static final String FOLLOWERS = FOLLOWERS_OF.formatted("");
+    /** {@link #FOLLOWERS} of heads of one owner ($8). */
+    static final String FOLLOWERS_OF_OWNER = FOLLOWERS_OF.formatted(" AND o.owner = $8");
 
     /** Leases the rows taken ($3-$7 their keys) to $1 until $2. */
     static final String LEASE = """
@@ -147,6 +175,8 @@ public class Outbox {
             FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[]) AS k(tenant, owner, task_id, config_id, event_seq)
             WHERE o.tenant = k.tenant AND o.owner = k.owner AND o.task_id = k.task_id AND o.config_id = k.config_id
               AND o.event_seq = k.event_seq""";
+    /** {@link #LEASE} of rows of one owner ($8). */
+    static final String LEASE_OF_OWNER = LEASE + " AND o.owner = $8";
 
     /** Deletes the rows delivered ($2-$6 their keys) that $1 still holds (a lease passed to another worker is its). */
     static final String DELIVERED = """
@@ -154,6 +184,8 @@ public class Outbox {
             USING unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) AS k(tenant, owner, task_id, config_id, event_seq)
             WHERE o.tenant = k.tenant AND o.owner = k.owner AND o.task_id = k.task_id AND o.config_id = k.config_id
               AND o.event_seq = k.event_seq AND o.lease_owner = $1""";
+    /** {@link #DELIVERED} of rows of one owner ($7). */
+    static final String DELIVERED_OF_OWNER = DELIVERED + " AND o.owner = $7";
 
     /**
      * Leases up to {@code limit} registrations' due events to {@code leaseOwner} for {@code lease}
@@ -171,8 +203,32 @@ public class Outbox {
     public Uni<List<Batch>> claim(String leaseOwner, int limit, int perBatch, Duration lease, Collection<String> fullTenants,
             Collection<String> fullUrls, Shares shares) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        return pool.withTransaction(connection -> connection.preparedQuery(HEADS)
-                .execute(Tuple.of(now, fullTenants.toArray(String[]::new), fullUrls.toArray(String[]::new), (long) limit))
+        if (!byOwner) {
+            return pool.withTransaction(connection -> claimIn(connection, null, leaseOwner, now, limit, perBatch, lease, fullTenants,
+                    fullUrls, shares));
+        }
+        return pool.preparedQuery(DUE_OWNERS).execute(Tuple.of(now, fullTenants.toArray(String[]::new), (long) limit)).chain(owners -> {
+            Uni<List<Batch>> claimed = Uni.createFrom().item(new ArrayList<>());
+            for (Row row : owners) {
+                String owner = row.getString("owner");
+                claimed = claimed.chain(batches -> batches.size() >= limit ? Uni.createFrom().item(batches)
+                        : pool.withTransaction(connection -> claimIn(connection, owner, leaseOwner, now, limit - batches.size(), perBatch,
+                                lease, fullTenants, fullUrls, shares)).map(more -> {
+                                    batches.addAll(more);
+                                    return batches;
+                                }));
+            }
+            return claimed;
+        });
+    }
+
+    /** {@link #claim} in one transaction: of every owner ({@code owner} null), or of one. */
+    private static Uni<List<Batch>> claimIn(io.vertx.mutiny.sqlclient.SqlConnection connection, String owner, String leaseOwner,
+            OffsetDateTime now, int limit, int perBatch, Duration lease, Collection<String> fullTenants, Collection<String> fullUrls,
+            Shares shares) {
+        Tuple headsArguments = Tuple.of(now, fullTenants.toArray(String[]::new), fullUrls.toArray(String[]::new), (long) limit);
+        return connection.preparedQuery(owner == null ? HEADS : HEADS_OF_OWNER).execute(owner == null ? headsArguments
+                : headsArguments.addValue(owner))
                 .chain(heads -> {
                     Map<String, Batch> batches = new LinkedHashMap<>();
                     for (Row row : heads) {
@@ -188,7 +244,8 @@ public class Outbox {
                     }
                     List<PushDeliveryEntity.Key> headKeys = batches.values().stream().map(b -> b.events().get(0).key()).toList();
                     Uni<Void> followers = perBatch <= 1 ? Uni.createFrom().voidItem()
-                            : connection.preparedQuery(FOLLOWERS).execute(keys(headKeys, now, perBatch - 1)).invoke(rows -> {
+                            : connection.preparedQuery(owner == null ? FOLLOWERS : FOLLOWERS_OF_OWNER)
+                                    .execute(withOwner(keys(headKeys, now, perBatch - 1), owner)).invoke(rows -> {
                                 java.util.Set<String> stopped = new java.util.HashSet<>();
                                 for (Row row : rows) {
                                     String group = group(row);
@@ -204,9 +261,15 @@ public class Outbox {
                     return followers.chain(() -> {
                         List<PushDeliveryEntity.Key> taken = batches.values().stream().flatMap(b -> b.events().stream())
                                 .map(Claimed::key).toList();
-                        return connection.preparedQuery(LEASE).execute(leaseArguments(leaseOwner, now.plus(lease), taken));
+                        return connection.preparedQuery(owner == null ? LEASE : LEASE_OF_OWNER)
+                                .execute(withOwner(leaseArguments(leaseOwner, now.plus(lease), taken), owner));
                     }).replaceWith(() -> List.copyOf(batches.values()));
-                }));
+                });
+    }
+
+    /** The arguments with the owner the statement is of appended (null: a statement of every owner, unchanged). */
+    private static Tuple withOwner(Tuple arguments, String owner) {
+        return owner == null ? arguments : arguments.addValue(owner);
     }
 
     /** Deletes delivered rows still held by {@code leaseOwner}, in one statement. */
@@ -214,9 +277,27 @@ public class Outbox {
         if (keys.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
+        if (!byOwner) {
+            return PooledStatements.execute(pool, DELIVERED, deliveredArguments(leaseOwner, keys)).replaceWithVoid();
+        }
+        Uni<Void> deleted = Uni.createFrom().voidItem();
+        for (Map.Entry<String, List<PushDeliveryEntity.Key>> ofOwner : groupedByOwner(keys).entrySet()) {
+            deleted = deleted.chain(() -> PooledStatements.execute(pool, DELIVERED_OF_OWNER,
+                    deliveredArguments(leaseOwner, ofOwner.getValue()).addValue(ofOwner.getKey())).replaceWithVoid());
+        }
+        return deleted;
+    }
+
+    private static Tuple deliveredArguments(String leaseOwner, List<PushDeliveryEntity.Key> keys) {
         Tuple arguments = Tuple.of(leaseOwner);
         keyColumns(keys).forEach(arguments::addValue);
-        return PooledStatements.execute(pool, DELIVERED, arguments).replaceWithVoid();
+        return arguments;
+    }
+
+    private static Map<String, List<PushDeliveryEntity.Key>> groupedByOwner(List<PushDeliveryEntity.Key> keys) {
+        Map<String, List<PushDeliveryEntity.Key>> byOwner = new java.util.TreeMap<>();
+        keys.forEach(key -> byOwner.computeIfAbsent(key.owner, o -> new ArrayList<>()).add(key));
+        return byOwner;
     }
 
     private static PushConfigEntity config(Row row) {
@@ -294,9 +375,24 @@ public class Outbox {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         // One read of the rows this worker holds (a row whose lease passed to another worker is not among them),
         // locked: a row deleted meanwhile with its task or registration (OutboxVanishedRowTest) is then not read,
-        // where a plain read would return it and its update find nothing and fail the whole round.
-        return PushDeliveryEntity.<PushDeliveryEntity>find("leaseOwner = ?1 order by tenant, owner, taskId, configId, eventSeq", leaseOwner)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(held -> {
+        // where a plain read would return it and its update find nothing and fail the whole round. On Citus, one
+        // read per owner of the attempts (a locking read names one owner).
+        Uni<List<PushDeliveryEntity>> locked;
+        if (!byOwner) {
+            locked = PushDeliveryEntity.<PushDeliveryEntity>find("leaseOwner = ?1 order by tenant, owner, taskId, configId, eventSeq",
+                    leaseOwner).withLock(LockModeType.PESSIMISTIC_WRITE).list();
+        } else {
+            locked = Uni.createFrom().item(new ArrayList<>());
+            for (String owner : groupedByOwner(attempts.stream().map(Attempt::key).toList()).keySet()) {
+                locked = locked.chain(rows -> PushDeliveryEntity.<PushDeliveryEntity>find(
+                        "owner = ?1 and leaseOwner = ?2 order by tenant, taskId, configId, eventSeq", owner, leaseOwner)
+                        .withLock(LockModeType.PESSIMISTIC_WRITE).list().map(more -> {
+                            rows.addAll(more);
+                            return rows;
+                        }));
+            }
+        }
+        return locked.map(held -> {
             Map<PushDeliveryEntity.Key, PushDeliveryEntity> byKey = new HashMap<>();
             held.forEach(row -> byKey.put(new PushDeliveryEntity.Key(row.tenant, row.owner, row.taskId, row.configId, row.eventSeq), row));
             int retried = 0;
