@@ -43,6 +43,7 @@ import dev.a2atasks.proto.v1.Task;
  * bench/run --push-only                      (only table i, push delivery)
  * bench/run --history-only                   (only tables b and b2, history tails and history paging)
  * bench/run --page1-only                     (only table a2, page 1 against page 2)
+ * bench/run --citus-only                     (only table o, one PostgreSQL against a three-node Citus cluster)
  * bench/run --bindings-only                  (only table c and its profile)
  * </pre>
  */
@@ -193,6 +194,12 @@ public final class Bench {
             db.close();
             return;
         }
+        if (options.containsKey("citus-only")) {
+            tables.add(CitusBench.run(java, quick ? Dataset.QUICK : Dataset.CITUS, quick));
+            tables.forEach(t -> System.out.println(t.render()));
+            db.close();
+            return;
+        }
         if (options.containsKey("push-only")) {
             try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
@@ -222,6 +229,7 @@ public final class Bench {
         }
         timed("h. operations overhead", () -> operationsOverhead(env, java, Clients.token(PRIVATE_KEY, "bench", "big")));
         timed("e. start-up", () -> startup(env, java, nativeExecutable(options)));
+        timed("o. Citus", () -> tables.add(CitusBench.run(java, quick ? Dataset.QUICK : Dataset.CITUS, quick)));
 
         Table summary = new Table("Targets", "target", "measured", "met");
         targets.forEach((name, value) -> {
@@ -593,10 +601,7 @@ public final class Bench {
      */
     private void sendMessage(Map<String, String> env, Path java, Database db, Service service, Clients clients, boolean profile)
             throws Exception {
-        Map<String, String> sleeping = new HashMap<>(WritePath.withStepDelay(env, "600s"));
-        sleeping.put("A2A_AGENT_MAX_QUEUED", "1000000");
-        sleeping.put("A2A_AGENT_MAX_QUEUED_BYTES", "1G");
-        sleeping.put("A2A_AGENT_LEASE", "2h");
+        Map<String, String> sleeping = sendOnlyEnvironment(env);
         List<Table> profiles = new ArrayList<>();
         try (Service sendOnly = Service.start(java, List.of(), sleeping, OUT.resolve("service-send-only.log"))) {
             tables.add(WritePath.sendMessage(clients, new Clients("127.0.0.1", sendOnly.port, db.jdbcUrl()),
@@ -926,6 +931,18 @@ public final class Bench {
         // Table i's webhook listens on loopback, which the address policy refuses unless allowed.
         env.put("A2A_PUSH_ALLOW_LIST", "127.0.0.1/32");
         return env;
+    }
+
+    /**
+     * {@code env} for a service that times the send alone: its demo agent waits 10 minutes before
+     * its first step, its runs may queue far past the default, and its leases outlast the run.
+     */
+    static Map<String, String> sendOnlyEnvironment(Map<String, String> env) {
+        Map<String, String> sleeping = new HashMap<>(WritePath.withStepDelay(env, "600s"));
+        sleeping.put("A2A_AGENT_MAX_QUEUED", "1000000");
+        sleeping.put("A2A_AGENT_MAX_QUEUED_BYTES", "1G");
+        sleeping.put("A2A_AGENT_LEASE", "2h");
+        return sleeping;
     }
 
     private static Map<String, String> options(String[] args) {

@@ -18,6 +18,8 @@ final class Dataset {
 
     static final Size DEFAULT = new Size(1_000_000, 100_000, 100_000, 2, 100_000);
     static final Size QUICK = new Size(30_000, 5_000, 5_000, 2, 5_000);
+    /** Table o's, generated on one PostgreSQL and on Citus (where it takes longer: every row passes through the coordinator). */
+    static final Size CITUS = new Size(200_000, 10_000, 10_000, 2, 10_000);
 
     private Dataset() {
     }

@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -75,7 +74,9 @@ public class CitusCluster implements QuarkusTestResourceLifecycleManager {
                 "--no-sync"), data.resolveSibling(data.getFileName() + "-initdb.log"));
         Process process = new ProcessBuilder("unshare", "-U", BIN.resolve("postgres").toString(), "-D", data.toString(),
                 "-p", Integer.toString(port), "-k", data.toString(), "-c", "listen_addresses=127.0.0.1",
-                "-c", "shared_preload_libraries=citus", "-c", "fsync=off", "-c", "max_connections=200")
+                "-c", "shared_preload_libraries=citus", "-c", "max_connections=200",
+                // Durability off, as on the embedded PostgreSQL of the other tests and of the bench (table o compares the two).
+                "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
                 .redirectErrorStream(true).redirectOutput(data.resolveSibling(data.getFileName() + ".log").toFile()).start();
         Instant until = Instant.now().plusSeconds(30);
         while (true) {
@@ -115,7 +116,7 @@ public class CitusCluster implements QuarkusTestResourceLifecycleManager {
         for (Node node : nodes) {
             try { // SIGINT: PostgreSQL's fast shutdown
                 new ProcessBuilder("kill", "-INT", Long.toString(node.process().pid())).start().waitFor();
-                node.process().waitFor(Duration.ofSeconds(30).toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                node.process().waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
             } catch (IOException | InterruptedException e) {
                 node.process().destroyForcibly();
             }
