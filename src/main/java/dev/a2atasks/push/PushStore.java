@@ -5,6 +5,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 
 import dev.a2atasks.auth.Caller;
+import dev.a2atasks.db.DatabaseConfig;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.task.store.EventOutbox;
 import dev.a2atasks.task.store.TaskEntity;
@@ -28,6 +29,13 @@ public class PushStore implements EventOutbox {
 
     /** A CDI event: a NOTIFY on {@link #OUTBOX_CHANNEL} arrived (some commit owes deliveries). */
     public record OutboxNotice() {
+    }
+
+    /** One PostgreSQL: an event's outbox rows and their NOTIFY in one statement. Citus: apart ({@link #OWED_ROWS}). */
+    private final boolean oneStatement;
+
+    PushStore(DatabaseConfig database) {
+        this.oneStatement = database.distribution() != DatabaseConfig.Distribution.CITUS;
     }
 
     /**
@@ -117,19 +125,31 @@ public class PushStore implements EventOutbox {
      * {@link #OUTBOX_CHANNEL} when there are any (a plain SQL statement: an HQL insert-select was
      * translated again at every call).
      */
-    static final String ENQUEUE = "WITH owed AS (\n" + EventOutbox.owedRows("?1", "?2", "?3", "?4", "?5", "", "")
+    private static final String OWED = EventOutbox.owedRows("?1", "?2", "?3", "?4", "?5", "", "");
+    static final String ENQUEUE = "WITH owed AS (\n" + OWED
             + "\n    RETURNING 1)\nSELECT CAST(pg_notify('" + OUTBOX_CHANNEL + "', '') AS text) FROM (SELECT 1 FROM owed LIMIT 1) AS any_owed";
+
+    /**
+     * Citus: the outbox rows alone (an INSERT ... SELECT within the owner's node, a router
+     * statement), then, when there were any, the NOTIFY as a statement of its own on the coordinator
+     * (as {@code TaskEventLog.EVENT_ROW} and its announcement).
+     */
+    static final String OWED_ROWS = OWED;
+    /** Citus: {@link #OWED_ROWS}' announcement. */
+    static final String ANNOUNCE_OWED = "SELECT CAST(pg_notify('" + OUTBOX_CHANNEL + "', '') AS text)";
 
     @Override
     public Uni<Void> enqueue(TaskEntity task, long eventSeq) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         // Flushed first: a registration stored earlier in this transaction must be in the table it reads.
-        return Panache.getSession().chain(session -> session.flush().chain(() -> session.createNativeQuery(ENQUEUE)
+        return Panache.getSession().chain(session -> session.flush().chain(() -> session.createNativeQuery(oneStatement ? ENQUEUE : OWED_ROWS)
                 .setParameter(1, task.tenant)
                 .setParameter(2, task.owner)
                 .setParameter(3, task.id)
                 .setParameter(4, eventSeq)
                 .setParameter(5, now)
-                .executeUpdate())).replaceWithVoid();
+                .executeUpdate()
+                .chain(owed -> oneStatement || owed == 0 ? Uni.createFrom().voidItem()
+                        : session.createNativeQuery(ANNOUNCE_OWED).executeUpdate().replaceWithVoid())));
     }
 }

@@ -24,7 +24,8 @@ import jakarta.inject.Inject;
  * On Citus the delivery workers claim, lease and delete outbox rows one owner at a time: each of
  * those statements is a router query to the node holding the owner's rows (a lock across nodes is
  * refused; a change across them would lock every shard). Only the search for owners with due rows
- * spans the nodes, and it takes no lock.
+ * spans the nodes, and it takes no lock. An event's outbox rows, written on the request path, are
+ * an INSERT ... SELECT pushed down to the owner's node as one task.
  */
 @QuarkusTest
 @TestProfile(CitusProfile.class)
@@ -42,6 +43,8 @@ class CitusOutboxPlanTest {
         ofOwner.put("FOLLOWERS_OF_OWNER", new String[] { Outbox.FOLLOWERS_OF_OWNER, KEYS + ", now(), 15, 'alice'" });
         ofOwner.put("LEASE_OF_OWNER", new String[] { Outbox.LEASE_OF_OWNER, "'worker', now(), " + KEYS + ", 'alice'" });
         ofOwner.put("DELIVERED_OF_OWNER", new String[] { Outbox.DELIVERED_OF_OWNER, "'worker', " + KEYS + ", 'alice'" });
+        // An event's outbox rows (PushStore.OWED_ROWS, the request path): an INSERT ... SELECT within the owner's node.
+        ofOwner.put("OWED_ROWS", new String[] { PushStore.OWED_ROWS, "'t', 'alice', 'task-1', 3, now()" });
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             for (Map.Entry<String, String[]> statement : ofOwner.entrySet()) {
                 String plan = Plans.explain(s, statement.getValue()[0], statement.getValue()[1]);

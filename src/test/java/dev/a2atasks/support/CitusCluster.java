@@ -50,6 +50,7 @@ public class CitusCluster implements QuarkusTestResourceLifecycleManager {
             Node coordinator = nodes.get(0);
             for (Node node : nodes) {
                 sql(node.port(), "CREATE EXTENSION citus");
+                sql(node.port(), "CREATE EXTENSION pg_stat_statements");
             }
             sql(coordinator.port(), "SELECT citus_set_coordinator_host('127.0.0.1', " + coordinator.port() + ")");
             for (Node worker : nodes.subList(1, nodes.size())) {
@@ -74,7 +75,9 @@ public class CitusCluster implements QuarkusTestResourceLifecycleManager {
                 "--no-sync"), data.resolveSibling(data.getFileName() + "-initdb.log"));
         Process process = new ProcessBuilder("unshare", "-U", BIN.resolve("postgres").toString(), "-D", data.toString(),
                 "-p", Integer.toString(port), "-k", data.toString(), "-c", "listen_addresses=127.0.0.1",
-                "-c", "shared_preload_libraries=citus", "-c", "max_connections=200",
+                // pg_stat_statements and Citus' tracking of it: CitusRoutingTest reads which statements were routed.
+                "-c", "shared_preload_libraries=citus,pg_stat_statements", "-c", "citus.stat_statements_track=all",
+                "-c", "max_connections=200",
                 // Durability off, as on the embedded PostgreSQL of the other tests and of the bench (table o compares the two).
                 "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
                 .redirectErrorStream(true).redirectOutput(data.resolveSibling(data.getFileName() + ".log").toFile()).start();

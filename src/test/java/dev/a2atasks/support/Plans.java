@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 /**
  * How PostgreSQL (or a Citus coordinator, {@link CitusProfile}) plans a statement the service
  * sends: prepared as sent (positional {@code $n} parameters; Hibernate's named ones are numbered
- * in order of first use), explained with the caller's values, without running it.
+ * in order of first use, its ordinal {@code ?n} become {@code $n}), explained with the caller's
+ * values, without running it.
  */
 public final class Plans {
 
@@ -68,7 +69,8 @@ public final class Plans {
     /** A statement with named parameters ({@code :tenant}) as one with positional ones, numbered by first use. */
     public static String positional(String sql) {
         List<String> names = new ArrayList<>();
-        return NAMED.matcher(sql).replaceAll(m -> {
+        // JDBC-style ordinal parameters (?1) are PostgreSQL's $1 already.
+        return NAMED.matcher(sql.replaceAll("\\?(\\d+)", "\\$$1")).replaceAll(m -> {
             int i = names.indexOf(m.group(1));
             if (i < 0) {
                 names.add(m.group(1));

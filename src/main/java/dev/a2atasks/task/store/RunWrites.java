@@ -11,6 +11,7 @@ import java.util.UUID;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 
+import dev.a2atasks.db.DatabaseConfig;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.proto.v1.Artifact;
 import dev.a2atasks.proto.v1.Message;
@@ -36,32 +37,56 @@ import jakarta.persistence.LockModeType;
 @ApplicationScoped
 public class RunWrites {
 
+    /** The artifact upsert; {@code %s}: the row's source, then what a conflict changes. */
+    private static final String UPSERT = """
+            INSERT INTO artifacts AS a (task_pk, owner, artifact_id, ord, name, description, parts, metadata, extensions)
+            %s
+            ON CONFLICT (task_pk, artifact_id, owner) DO UPDATE SET %s""";
+    private static final String ROW_COLUMNS = "CAST(:name AS text), CAST(:description AS text), CAST(CAST(:parts AS text) AS jsonb),"
+            + " CAST(CAST(:metadata AS text) AS jsonb), CAST(CAST(:extensions AS text) AS jsonb)";
+
     /**
      * The artifact upsert: one statement, whatever the size of what is stored; answers whether it
      * created the artifact. Written with its event in one statement ({@link TaskEventLog#recordWith}).
      * An INSERT ... SELECT (the aggregate gives one row, an empty task's order 0), not VALUES with a
      * subquery for the order: a store distributed by owner (Citus) refuses subqueries in VALUES.
      */
-    static final String UPSERT_ARTIFACT = """
-            INSERT INTO artifacts AS a (task_pk, owner, artifact_id, ord, name, description, parts, metadata, extensions)
+    static final String UPSERT_ARTIFACT = UPSERT.formatted("""
             SELECT CAST(:taskPk AS bigint), CAST(:owner AS text), CAST(:artifactId AS text), coalesce(max(o.ord) + 1, 0),
-                   CAST(:name AS text), CAST(:description AS text), CAST(CAST(:parts AS text) AS jsonb),
-                   CAST(CAST(:metadata AS text) AS jsonb), CAST(CAST(:extensions AS text) AS jsonb)
+                   %s
             FROM artifacts o
-            WHERE o.task_pk = :taskPk AND o.owner = :owner
-            ON CONFLICT (task_pk, artifact_id, owner) DO UPDATE SET %s
-            RETURNING (a.xmax = 0) AS created""";
+            WHERE o.task_pk = :taskPk AND o.owner = :owner""".formatted(ROW_COLUMNS), "%s") + "\nRETURNING (a.xmax = 0) AS created";
+
+    /**
+     * Citus: the upsert with its position given ({@link #NEXT_POSITION}, read under the task's row
+     * lock), a router statement; its event is written after it ({@link TaskEventLog#EVENT_ROW}).
+     */
+    static final String UPSERT_ARTIFACT_AT = UPSERT.formatted(
+            "VALUES (CAST(:taskPk AS bigint), CAST(:owner AS text), CAST(:artifactId AS text), CAST(:ord AS integer), " + ROW_COLUMNS + ")",
+            "%s");
+    /** Citus: the next artifact position of a task, and whether the artifact is stored already. */
+    static final String NEXT_POSITION = "select coalesce(max(a.ord) + 1, 0), count(case when a.artifactId = :artifactId then 1 end)"
+            + " from ArtifactEntity a where a.taskPk = :taskPk and a.owner = :owner";
+
+    private static final String APPENDED = "parts = a.parts || EXCLUDED.parts";
+    private static final String REPLACED = "name = EXCLUDED.name, description = EXCLUDED.description, parts = EXCLUDED.parts,"
+            + " metadata = EXCLUDED.metadata, extensions = EXCLUDED.extensions";
     /** A chunk, with its event: its parts go after the stored ones; nothing stored is read back into the service. */
-    static final String APPEND_ARTIFACT = TaskEventLog.withEvent(UPSERT_ARTIFACT.formatted("parts = a.parts || EXCLUDED.parts"));
-    private static final String REPLACE_ARTIFACT = TaskEventLog.withEvent(UPSERT_ARTIFACT.formatted("name = EXCLUDED.name,"
-            + " description = EXCLUDED.description, parts = EXCLUDED.parts, metadata = EXCLUDED.metadata, extensions = EXCLUDED.extensions"));
+    static final String APPEND_ARTIFACT = TaskEventLog.withEvent(UPSERT_ARTIFACT.formatted(APPENDED));
+    private static final String REPLACE_ARTIFACT = TaskEventLog.withEvent(UPSERT_ARTIFACT.formatted(REPLACED));
+    static final String APPEND_ARTIFACT_AT = UPSERT_ARTIFACT_AT.formatted(APPENDED);
+    private static final String REPLACE_ARTIFACT_AT = UPSERT_ARTIFACT_AT.formatted(REPLACED);
 
     private final TaskEventLog events;
     private final RunStatements statements;
 
-    RunWrites(TaskEventLog events, RunStatements statements) {
+    /** One PostgreSQL: an artifact's change and its event in one statement. Citus: apart (see {@link #UPSERT_ARTIFACT_AT}). */
+    private final boolean oneStatement;
+
+    RunWrites(TaskEventLog events, RunStatements statements, DatabaseConfig database) {
         this.events = events;
         this.statements = statements;
+        this.oneStatement = database.distribution() != DatabaseConfig.Distribution.CITUS;
     }
 
     /** A run owns the task and its lease has not expired (an expired one is taken over: its writes are fenced out). */
@@ -152,8 +177,20 @@ public class RunWrites {
             // Parts added to a stored artifact are an append; the chunk that created it is its start.
             StreamResponse created = StreamResponse.newBuilder().setArtifactUpdate(event.setAppend(false)).build();
             StreamResponse appended = StreamResponse.newBuilder().setArtifactUpdate(event.setAppend(append)).build();
-            return events.recordWith(task, "ARTIFACT_UPDATE", append ? APPEND_ARTIFACT : REPLACE_ARTIFACT, parameters, created, appended,
-                    task.runInputSeq);
+            if (oneStatement) {
+                return events.recordWith(task, "ARTIFACT_UPDATE", append ? APPEND_ARTIFACT : REPLACE_ARTIFACT, parameters, created,
+                        appended, task.runInputSeq);
+            }
+            return Panache.getSession().chain(session -> session.createSelectionQuery(NEXT_POSITION, Object[].class)
+                    .setParameter("taskPk", task.pk).setParameter("owner", task.owner).setParameter("artifactId", artifact.getArtifactId())
+                    .getSingleResult()
+                    .chain(position -> {
+                        var upsert = session.createNativeQuery(append ? APPEND_ARTIFACT_AT : REPLACE_ARTIFACT_AT);
+                        parameters.forEach(upsert::setParameter);
+                        return upsert.setParameter("ord", ((Number) position[0]).intValue()).executeUpdate()
+                                .chain(() -> events.record(task, "ARTIFACT_UPDATE", ((Number) position[1]).longValue() == 0 ? created
+                                        : appended, task.runInputSeq));
+                    }));
         });
     }
 

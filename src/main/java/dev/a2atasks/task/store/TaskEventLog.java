@@ -5,6 +5,9 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.hibernate.reactive.mutiny.Mutiny;
+
+import dev.a2atasks.db.DatabaseConfig;
 import dev.a2atasks.metrics.ServiceMetrics;
 import dev.a2atasks.proto.v1.StreamResponse;
 import dev.a2atasks.proto.v1.TaskStatus;
@@ -28,10 +31,13 @@ public class TaskEventLog {
 
     private final ServiceMetrics metrics;
     private final EventOutbox outbox;
+    /** One PostgreSQL: an event and its NOTIFY in one statement. Citus: two (see {@link #EVENT_ROW}). */
+    private final boolean oneStatement;
 
-    TaskEventLog(ServiceMetrics metrics, EventOutbox outbox) {
+    TaskEventLog(ServiceMetrics metrics, EventOutbox outbox, DatabaseConfig database) {
         this.metrics = metrics;
         this.outbox = outbox;
+        this.oneStatement = database.distribution() != DatabaseConfig.Distribution.CITUS;
     }
 
     /**
@@ -67,9 +73,19 @@ public class TaskEventLog {
             %s
             RETURNING seq""";
     private static final String ANNOUNCED = "SELECT CAST(pg_notify('" + EVENTS_CHANNEL + "', :taskKey) AS text) FROM event";
-    static final String INSERT_EVENT = "WITH event AS (" + EVENT.formatted(
-            "VALUES (:tenant, :owner, :taskId, :seq, :kind, CAST(CAST(:payload AS text) AS jsonb), :createdAt, :inputSeq)") + ")\n"
-            + ANNOUNCED;
+    private static final String EVENT_VALUES =
+            "VALUES (:tenant, :owner, :taskId, :seq, :kind, CAST(CAST(:payload AS text) AS jsonb), :createdAt, :inputSeq)";
+    static final String INSERT_EVENT = "WITH event AS (" + EVENT.formatted(EVENT_VALUES) + ")\n" + ANNOUNCED;
+
+    /**
+     * Citus: the event row alone, then its announcement as a statement of its own in the same
+     * transaction (delivered at commit all the same). As one statement, Citus would run the CTE as
+     * steps through the coordinator; apart, the INSERT is a router statement to the task's node,
+     * and the NOTIFY, which reads no table, runs on the coordinator, where the replicas LISTEN.
+     */
+    static final String EVENT_ROW = EVENT.formatted(EVENT_VALUES);
+    /** Citus: {@link #EVENT_ROW}'s announcement. */
+    static final String ANNOUNCE = "SELECT CAST(pg_notify('" + EVENTS_CHANNEL + "', :taskKey) AS text)";
 
     /** Records an event of a locked task ({@code inputSeq}: the user message its run answers, if any). */
     Uni<Void> record(TaskEntity task, String kind, StreamResponse event, Long inputSeq) {
@@ -82,6 +98,7 @@ public class TaskEventLog {
      * payload is {@code :ifCreated} or {@code :otherwise} as it says. See {@link #recordWith}.
      */
     static String withEvent(String change) {
+        // (One PostgreSQL only: on Citus RunWrites records an artifact's change and its event apart.)
         return "WITH change AS (" + change + "),\nevent AS (" + EVENT.formatted("""
                 SELECT :tenant, :owner, :taskId, :seq, :kind,
                        CAST(CAST(CASE WHEN change.created THEN :ifCreated ELSE :otherwise END AS text) AS jsonb), :createdAt, :inputSeq
@@ -104,20 +121,33 @@ public class TaskEventLog {
     private Uni<Void> write(TaskEntity task, String sql, Map<String, Object> parameters, String kind, Long inputSeq) {
         long seq = task.nextEventSeq;
         task.nextEventSeq = seq + 1;
+        Map<String, Object> all = new HashMap<>(parameters);
+        all.put("tenant", task.tenant);
+        all.put("owner", task.owner);
+        all.put("taskId", task.id);
+        all.put("seq", seq);
+        all.put("kind", kind);
+        all.put("createdAt", OffsetDateTime.now(ZoneOffset.UTC));
+        all.put("inputSeq", inputSeq);
+        String taskKey = Long.toString(task.pk);
         return Panache.getSession().chain(session -> {
-            var statement = session.createNativeQuery(sql)
-                    .setParameter("tenant", task.tenant)
-                    .setParameter("owner", task.owner)
-                    .setParameter("taskId", task.id)
-                    .setParameter("seq", seq)
-                    .setParameter("kind", kind)
-                    .setParameter("createdAt", OffsetDateTime.now(ZoneOffset.UTC))
-                    .setParameter("inputSeq", inputSeq)
-                    .setParameter("taskKey", Long.toString(task.pk));
-            parameters.forEach(statement::setParameter);
-            return statement.executeUpdate();
+            if (oneStatement) {
+                all.put("taskKey", taskKey);
+                return execute(session, sql, all);
+            }
+            if (!INSERT_EVENT.equals(sql)) {
+                throw new IllegalStateException("on Citus a change and its event are written apart");
+            }
+            return execute(session, EVENT_ROW, all).chain(() -> execute(session, ANNOUNCE, Map.of("taskKey", taskKey)));
         })
                 // A task that never had a webhook owes none: no outbox statement (migration V11).
                 .chain(() -> task.pushRegistered ? outbox.enqueue(task, seq) : Uni.createFrom().voidItem());
+    }
+
+    /** A native statement run for its effect (a SELECT too: its plan is cached by its text, unlike a native query's). */
+    private static Uni<Integer> execute(Mutiny.Session session, String sql, Map<String, Object> parameters) {
+        var statement = session.createNativeQuery(sql);
+        parameters.forEach(statement::setParameter);
+        return statement.executeUpdate();
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.a2atasks.auth.Caller;
+import dev.a2atasks.db.DatabaseConfig;
 import dev.a2atasks.db.PooledStatements;
 import dev.a2atasks.error.A2AException;
 import dev.a2atasks.metrics.ServiceMetrics;
@@ -44,12 +45,20 @@ public class TaskStore {
     private final RunWrites runs;
     private final Pool pool;
 
-    TaskStore(ServiceMetrics metrics, TaskEventLog events, RunWrites runs, Pool pool) {
+    TaskStore(ServiceMetrics metrics, TaskEventLog events, RunWrites runs, Pool pool, DatabaseConfig database) {
         this.metrics = metrics;
         this.events = events;
         this.runs = runs;
         this.pool = pool;
+        this.oneStatement = database.distribution() != DatabaseConfig.Distribution.CITUS;
     }
+
+    /**
+     * Whether a new task is written by {@link #SUBMIT} (one PostgreSQL) or by the entities (Citus,
+     * where the CTE runs as steps through the coordinator and the entities' INSERTs are router
+     * statements: see {@link RunStatements}).
+     */
+    private final boolean oneStatement;
 
     /** Stores a new task with its history and artifacts in one transaction; returns its row key. */
     @WithTransaction
@@ -156,7 +165,7 @@ public class TaskStore {
     public Uni<Accepted> submit(Caller owner, String taskId, String contextId, Message message, Lease lease,
             LockedTaskWrite alsoWrite) {
         NewTaskWebhook webhook = alsoWrite == null ? null : alsoWrite.asNewTaskWebhook();
-        if (alsoWrite != null && webhook == null) {
+        if (!oneStatement || alsoWrite != null && webhook == null) {
             return Panache.withTransaction(() -> submitWith(owner, taskId, contextId, message, lease, alsoWrite));
         }
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
@@ -182,7 +191,10 @@ public class TaskStore {
         return value == null ? null : Buffer.buffer(value);
     }
 
-    /** {@link #submit} with a write that must share its transaction and has no statement of its own: through the entities. */
+    /**
+     * {@link #submit} through the entities: with a write that must share its transaction and has no
+     * statement of its own, and on Citus.
+     */
     private Uni<Accepted> submitWith(Caller owner, String taskId, String contextId, Message message, Lease lease,
             LockedTaskWrite alsoWrite) {
         // No look-up first: a retry is rare, and the unique index on the first message finds it
@@ -205,7 +217,7 @@ public class TaskStore {
         TaskRows.applyStatus(row, TaskStatus.newBuilder().setState(TaskState.TASK_STATE_SUBMITTED).build(), now);
         return row.<TaskEntity>persist()
                 .chain(saved -> TaskRows.toEntity(saved.pk, saved.owner, 0, message, now).persist())
-                .chain(() -> alsoWrite.write(row).replaceWithVoid())
+                .chain(() -> alsoWrite == null ? Uni.createFrom().voidItem() : alsoWrite.write(row).replaceWithVoid())
                 .invoke(metrics::taskCreated)
                 .replaceWith(() -> new Accepted(row.pk, taskId, contextId, 0, true, false, run, now.toInstant()));
     }
