@@ -39,10 +39,10 @@ class CitusOutboxPlanTest {
     @Test
     void everyStatementThatLocksOrChangesRowsGoesToTheOwnersNode() throws SQLException {
         Map<String, String[]> ofOwner = new LinkedHashMap<>();
-        ofOwner.put("HEADS_OF_OWNER", new String[] { Outbox.HEADS_OF_OWNER, "now(), '{}', '{}', 64, 'alice'" });
-        ofOwner.put("FOLLOWERS_OF_OWNER", new String[] { Outbox.FOLLOWERS_OF_OWNER, KEYS + ", now(), 15, 'alice'" });
-        ofOwner.put("LEASE_OF_OWNER", new String[] { Outbox.LEASE_OF_OWNER, "'worker', now(), " + KEYS + ", 'alice'" });
-        ofOwner.put("DELIVERED_OF_OWNER", new String[] { Outbox.DELIVERED_OF_OWNER, "'worker', " + KEYS + ", 'alice'" });
+        ofOwner.put("HEADS_OF_OWNER", new String[] { OutboxStatements.HEADS_OF_OWNER, "now(), '{}', '{}', 64, 'alice'" });
+        ofOwner.put("FOLLOWERS_OF_OWNER", new String[] { OutboxStatements.FOLLOWERS_OF_OWNER, KEYS + ", now(), 15, 'alice'" });
+        ofOwner.put("LEASE_OF_OWNER", new String[] { OutboxStatements.LEASE_OF_OWNER, "'worker', now(), " + KEYS + ", 'alice'" });
+        ofOwner.put("DELIVERED_OF_OWNER", new String[] { OutboxStatements.DELIVERED_OF_OWNER, "'worker', " + KEYS + ", 'alice'" });
         // An event's outbox rows (PushStore.OWED_ROWS, the request path): an INSERT ... SELECT within the owner's node.
         ofOwner.put("OWED_ROWS", new String[] { PushStore.OWED_ROWS, "'t', 'alice', 'task-1', 3, now()" });
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
@@ -51,7 +51,7 @@ class CitusOutboxPlanTest {
                 assertEquals(List.of(1), Plans.taskCounts(plan), statement.getKey() + ":\n" + plan);
                 assertFalse(plan.contains("Distributed Subplan"), statement.getKey() + ":\n" + plan);
             }
-            String dueOwners = Plans.explain(s, Outbox.DUE_OWNERS, "now(), '{}', 64");
+            String dueOwners = Plans.explain(s, OutboxStatements.DUE_OWNERS, "now(), '{}', 64");
             assertTrue(Plans.taskCounts(dueOwners).stream().allMatch(n -> n > 1), "the search spans every shard:\n" + dueOwners);
             assertFalse(dueOwners.contains("LockRows"), dueOwners);
         }

@@ -19,8 +19,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 
 /**
- * The outbox's hand-written statements ({@link Outbox#HEADS}, {@link Outbox#FOLLOWERS},
- * {@link Outbox#LEASE}, {@link Outbox#DELIVERED}), planned by PostgreSQL as the service's
+ * The outbox's hand-written statements ({@link OutboxStatements#HEADS}, {@link OutboxStatements#FOLLOWERS},
+ * {@link OutboxStatements#LEASE}, {@link OutboxStatements#DELIVERED}), planned by PostgreSQL as the service's
  * connections plan them (plan_cache_mode=force_custom_plan, see application.properties) against a
  * backlog of 40,000 rows: one registration's 20,000, all but a few DEAD or not yet due, and
  * another's 20,000 pending for an hour. The claim locks with SKIP LOCKED and finds due rows
@@ -92,7 +92,7 @@ class OutboxPlanTest {
 
     @Test
     void theClaimSkipsLockedRowsAndFindsDueOnesThroughThePendingIndex() throws Exception {
-        String plan = plan(Outbox.HEADS, "now(), '{}', '{}', 64");
+        String plan = plan(OutboxStatements.HEADS, "now(), '{}', '{}', 64");
         assertTrue(plan.contains("LockRows"), plan);
         assertTrue(plan.contains("push_outbox_due_idx"), "due rows through the partial index:\n" + plan);
         assertTrue(plan.contains("task_events_pkey"), "each claimed row's event by its key:\n" + plan);
@@ -101,7 +101,7 @@ class OutboxPlanTest {
 
     @Test
     void theEventsAfterAClaimedOneAreReadByTheirKeys() throws Exception {
-        String plan = plan(Outbox.FOLLOWERS, KEYS + ", now(), 15");
+        String plan = plan(OutboxStatements.FOLLOWERS, KEYS + ", now(), 15");
         assertTrue(plan.contains("push_outbox_pkey"), plan);
         assertTrue(plan.contains("task_events_pkey"), plan);
         scansNoTable(plan);
@@ -109,10 +109,10 @@ class OutboxPlanTest {
 
     @Test
     void leasingAndDeletingReachTheirRowsByKey() throws Exception {
-        String lease = plan(Outbox.LEASE, "'worker', now(), " + KEYS);
+        String lease = plan(OutboxStatements.LEASE, "'worker', now(), " + KEYS);
         assertTrue(lease.contains("push_outbox_pkey"), lease);
         scansNoTable(lease);
-        String delivered = plan(Outbox.DELIVERED, "'worker', " + KEYS);
+        String delivered = plan(OutboxStatements.DELIVERED, "'worker', " + KEYS);
         assertTrue(delivered.contains("push_outbox_pkey") || delivered.contains("push_outbox_lease_idx"), delivered);
         scansNoTable(delivered);
     }
