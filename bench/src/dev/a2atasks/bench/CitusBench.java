@@ -89,8 +89,8 @@ final class CitusBench {
             StringBuilder added = new StringBuilder("What the coordinator adds to one request (1 client, p50):");
             addedP50.forEach((name, ms) -> added.append(String.format(" %s %+.2f ms;", name, ms)));
             table.note(added.substring(0, added.length() - 1) + ". A read is one router query (the coordinator plans it and sends it"
-                    + " to the worker holding the caller's shard); a write's statements run as single-shard steps through the"
-                    + " coordinator (docs/operations.md, \"Scaling out\"). All nodes share this machine's cores with the services and"
+                    + " to the worker holding the caller's shard); a write is several router statements in one transaction, each"
+                    + " through the coordinator (docs/operations.md, \"Scaling out\"). All nodes share this machine's cores with the services and"
                     + " the load.");
             return table;
         } finally {

@@ -19,6 +19,8 @@ public interface DatabaseConfig {
     /**
      * How the schema is laid out: {@code none}, one PostgreSQL; {@code citus}, distributed by owner
      * on the Citus coordinator the service connects to, after every migration ({@link CitusDistribution}).
+     * With {@code citus} the stores send router statements only: no data-modifying CTE (Citus runs
+     * one as steps through the coordinator), and locks across owners taken one owner at a time.
      */
     @WithDefault("none")
     Distribution distribution();

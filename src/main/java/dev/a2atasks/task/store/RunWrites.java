@@ -48,8 +48,7 @@ public class RunWrites {
     /**
      * The artifact upsert: one statement, whatever the size of what is stored; answers whether it
      * created the artifact. Written with its event in one statement ({@link TaskEventLog#recordWith}).
-     * An INSERT ... SELECT (the aggregate gives one row, an empty task's order 0), not VALUES with a
-     * subquery for the order: a store distributed by owner (Citus) refuses subqueries in VALUES.
+     * An INSERT ... SELECT: the aggregate gives one row (an empty task's order 0).
      */
     static final String UPSERT_ARTIFACT = UPSERT.formatted("""
             SELECT CAST(:taskPk AS bigint), CAST(:owner AS text), CAST(:artifactId AS text), coalesce(max(o.ord) + 1, 0),
