@@ -13,6 +13,7 @@ import java.util.Map;
 import dev.a2atasks.db.DatabaseConfig;
 import dev.a2atasks.db.PooledStatements;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.reactive.datasource.ReactiveDataSource;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -25,7 +26,9 @@ import jakarta.persistence.LockModeType;
 /**
  * The delivery state of the outbox, in short transactions: claiming due rows (row locks taken
  * with SKIP LOCKED, so replicas never wait on each other and never claim the same row) and
- * recording how each attempt ended.
+ * recording how each attempt ended. Claims and deletes run on a pool of their own (the datasource
+ * {@code push}, one connection): requests holding every connection of the main pool do not stop
+ * deliveries. Recording a failed attempt goes through the entities, on the main pool.
  *
  * <p>Order: a row is claimable only while no earlier event of the same task is still owed to the
  * same registration, so each webhook receives a task's events in their order; a later event waits
@@ -43,7 +46,7 @@ public class Outbox {
      */
     private final boolean byOwner;
 
-    Outbox(Pool pool, DatabaseConfig database) {
+    Outbox(@ReactiveDataSource("push") Pool pool, DatabaseConfig database) {
         this.pool = pool;
         this.byOwner = database.distribution() == DatabaseConfig.Distribution.CITUS;
     }

@@ -22,10 +22,10 @@ import dev.a2atasks.proto.v1.ListTaskPushNotificationConfigsRequest;
 import dev.a2atasks.proto.v1.TaskPushNotificationConfig;
 import dev.a2atasks.support.BindingTest;
 import dev.a2atasks.support.GrpcChannels;
+import dev.a2atasks.support.PushOff;
 import dev.a2atasks.support.Tokens;
 import io.grpc.StatusRuntimeException;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -41,15 +41,8 @@ import io.restassured.specification.RequestSpecification;
  * under {@code Accept: text/event-stream}, and a custom method whose colon is percent-encoded.
  */
 @QuarkusTest
-@TestProfile(OperationsParityTest.PushOff.class)
+@TestProfile(PushOff.class)
 class OperationsParityTest extends BindingTest {
-
-    public static class PushOff implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("a2a.push.enabled", "false");
-        }
-    }
 
     @Test
     void withPushOffTheCardSaysSoAndAMessageCarryingAWebhookIsRefused() {
