@@ -3,8 +3,6 @@ package dev.a2atasks.push;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -12,12 +10,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import dev.a2atasks.support.Db;
+import dev.a2atasks.support.HeldConnections;
 import dev.a2atasks.support.PushOff;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.inject.Inject;
 
 /**
@@ -51,18 +49,8 @@ class OutboxPoolTest {
     void aDueDeliveryIsClaimedAndDeletedWhileEveryRequestConnectionIsTaken() {
         Db db = new Db(dataSource);
         db.clearTenant(TENANT);
-        db.insertTask(TENANT, "alice", "t1", "", "TASK_STATE_WORKING", Instant.now());
-        db.execute("INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload) VALUES ('" + TENANT
-                + "', 'alice', 't1', 0, 'STATUS_UPDATE', '{}')");
-        db.execute("INSERT INTO push_configs (tenant, owner, task_id, id, url, created_at) VALUES ('" + TENANT
-                + "', 'alice', 't1', 'hook', 'http://192.0.2.1/hook', now())");
-        db.execute("INSERT INTO push_outbox (tenant, owner, task_id, config_id, event_seq, next_attempt_at, created_at) VALUES ('"
-                + TENANT + "', 'alice', 't1', 'hook', 0, now(), now())");
-        List<SqlConnection> taken = new ArrayList<>();
-        try {
-            for (int i = 0; i < poolSize; i++) {
-                taken.add(requests.getConnection().await().atMost(Duration.ofSeconds(10)));
-            }
+        db.insertOwedDelivery(TENANT, "alice", null);
+        try (HeldConnections taken = HeldConnections.all(requests, poolSize)) {
             List<Outbox.Batch> claimed = outbox.claim(WORKER, 8, 16, Duration.ofMinutes(1), Set.of(), Set.of(), (tenant, url) -> true)
                     .await().atMost(Duration.ofSeconds(5));
             assertEquals(1, claimed.size());
@@ -74,7 +62,6 @@ class OutboxPoolTest {
             outbox.delivered(WORKER, List.of(claimed.get(0).events().get(0).key())).await().atMost(Duration.ofSeconds(5));
             assertEquals(0, db.queryLong("SELECT count(*) FROM push_outbox WHERE tenant = '" + TENANT + "'"));
         } finally {
-            taken.forEach(c -> c.close().await().atMost(Duration.ofSeconds(10)));
             db.clearTenant(TENANT);
         }
     }

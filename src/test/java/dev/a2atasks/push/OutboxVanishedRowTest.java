@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -42,15 +41,8 @@ class OutboxVanishedRowTest {
     void aRowDeletedWhileTheWorkerRecordsItsAttemptIsLeftOut() throws Throwable {
         Db db = new Db(dataSource);
         db.clearTenant(TENANT);
-        db.insertTask(TENANT, "alice", "t1", "", "TASK_STATE_WORKING", Instant.now());
-        db.execute("INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload) VALUES ('" + TENANT
-                + "', 'alice', 't1', 0, 'STATUS_UPDATE', '{}')");
-        db.execute("INSERT INTO push_configs (tenant, owner, task_id, id, url, created_at) VALUES ('" + TENANT
-                + "', 'alice', 't1', 'hook', 'http://192.0.2.1/hook', now())");
         // Held by this test's worker for an hour: the service's own worker leaves it alone.
-        db.execute("INSERT INTO push_outbox (tenant, owner, task_id, config_id, event_seq, next_attempt_at, lease_owner,"
-                + " lease_expires_at, created_at) VALUES ('" + TENANT + "', 'alice', 't1', 'hook', 0, now(), '" + WORKER
-                + "', now() + interval '1 hour', now())");
+        db.insertOwedDelivery(TENANT, "alice", WORKER);
         Outbox.Attempt failed = Outbox.Attempt.failed(new PushDeliveryEntity.Key(TENANT, "alice", "t1", "hook", 0L), "timed out");
         Backoff backoff = new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(5), () -> 0.5);
 

@@ -90,6 +90,23 @@ public final class Db {
     }
 
     /** Gives a task {@code count} text messages "m0".."m{count-1}", alternating user and agent. */
+    /**
+     * A WORKING task {@code t1} of {@code owner} with one event (seq 0) owed to its registration
+     * {@code hook} (a TEST-NET address no delivery reaches), due now; leased to {@code leaseOwner}
+     * for an hour, or free to claim when it is null. Returns the task's pk.
+     */
+    public long insertOwedDelivery(String tenant, String owner, String leaseOwner) {
+        long pk = insertTask(tenant, owner, "t1", "", "TASK_STATE_WORKING", Instant.now());
+        execute("INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload) VALUES ('" + tenant + "', '" + owner
+                + "', 't1', 0, 'STATUS_UPDATE', '{}')");
+        execute("INSERT INTO push_configs (tenant, owner, task_id, id, url, created_at) VALUES ('" + tenant + "', '" + owner
+                + "', 't1', 'hook', 'http://192.0.2.1/hook', now())");
+        execute("INSERT INTO push_outbox (tenant, owner, task_id, config_id, event_seq, next_attempt_at, lease_owner, lease_expires_at,"
+                + " created_at) VALUES ('" + tenant + "', '" + owner + "', 't1', 'hook', 0, now(), "
+                + (leaseOwner == null ? "NULL, NULL" : "'" + leaseOwner + "', now() + interval '1 hour'") + ", now())");
+        return pk;
+    }
+
     public void insertMessages(long taskPk, int count) {
         execute("INSERT INTO messages (task_pk, owner, seq, message_id, role, parts) "
                 + "SELECT t.pk, t.owner, g, 'm' || g, CASE WHEN g % 2 = 0 THEN 'ROLE_USER' ELSE 'ROLE_AGENT' END, "

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -14,10 +13,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import dev.a2atasks.support.Db;
+import dev.a2atasks.support.HeldConnections;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.inject.Inject;
 
 /**
@@ -51,18 +50,13 @@ class LeaseRenewalPoolTest {
         UUID run = UUID.randomUUID();
         db.execute("UPDATE tasks SET run_id = '" + run + "', lease_owner = 'this-replica', lease_expires_at = now() + interval '5 seconds'"
                 + " WHERE pk = " + pk);
-        List<SqlConnection> taken = new ArrayList<>();
-        try {
-            for (int i = 0; i < poolSize; i++) {
-                taken.add(requests.getConnection().await().atMost(Duration.ofSeconds(10)));
-            }
+        try (HeldConnections taken = HeldConnections.all(requests, poolSize)) {
             Set<UUID> kept = leases.renew(new Lease("this-replica", Duration.ofMinutes(5)), List.of(new RunLeases.Held("o", pk, run)))
                     .await().atMost(Duration.ofSeconds(5));
             assertEquals(Set.of(run), kept);
             assertTrue(db.queryLong("SELECT count(*) FROM tasks WHERE pk = " + pk
                     + " AND lease_expires_at > now() + interval '4 minutes'") == 1, "the lease was extended");
         } finally {
-            taken.forEach(c -> c.close().await().atMost(Duration.ofSeconds(10)));
             db.clearTenant(TENANT);
         }
     }
