@@ -1,5 +1,13 @@
 package dev.a2atasks.push;
 
+import static dev.a2atasks.push.OutboxStatements.DUE_OWNERS;
+import static dev.a2atasks.push.OutboxStatements.FOLLOWERS;
+import static dev.a2atasks.push.OutboxStatements.FOLLOWERS_OF_OWNER;
+import static dev.a2atasks.push.OutboxStatements.HEADS;
+import static dev.a2atasks.push.OutboxStatements.HEADS_OF_OWNER;
+import static dev.a2atasks.push.OutboxStatements.LEASE;
+import static dev.a2atasks.push.OutboxStatements.LEASE_OF_OWNER;
+
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -13,9 +21,9 @@ import java.util.Map;
 import dev.a2atasks.db.DatabaseConfig;
 import dev.a2atasks.db.PooledStatements;
 import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.reactive.datasource.ReactiveDataSource;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.quarkus.reactive.datasource.ReactiveDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -129,7 +137,7 @@ public class Outbox {
             return pool.withTransaction(connection -> claimIn(connection, null, leaseOwner, now, limit, perBatch, lease, fullTenants,
                     fullUrls, shares));
         }
-        return pool.preparedQuery(OutboxStatements.DUE_OWNERS).execute(Tuple.of(now, fullTenants.toArray(String[]::new), (long) limit)).chain(owners -> {
+        return pool.preparedQuery(DUE_OWNERS).execute(Tuple.of(now, fullTenants.toArray(String[]::new), (long) limit)).chain(owners -> {
             Uni<List<Batch>> claimed = Uni.createFrom().item(new ArrayList<>());
             for (Row row : owners) {
                 String owner = row.getString("owner");
@@ -149,7 +157,7 @@ public class Outbox {
             OffsetDateTime now, int limit, int perBatch, Duration lease, Collection<String> fullTenants, Collection<String> fullUrls,
             Shares shares) {
         Tuple headsArguments = Tuple.of(now, fullTenants.toArray(String[]::new), fullUrls.toArray(String[]::new), (long) limit);
-        return connection.preparedQuery(owner == null ? OutboxStatements.HEADS : OutboxStatements.HEADS_OF_OWNER).execute(owner == null ? headsArguments
+        return connection.preparedQuery(owner == null ? HEADS : HEADS_OF_OWNER).execute(owner == null ? headsArguments
                 : headsArguments.addValue(owner))
                 .chain(heads -> {
                     Map<String, Batch> batches = new LinkedHashMap<>();
@@ -166,7 +174,7 @@ public class Outbox {
                     }
                     List<PushDeliveryEntity.Key> headKeys = batches.values().stream().map(b -> b.events().get(0).key()).toList();
                     Uni<Void> followers = perBatch <= 1 ? Uni.createFrom().voidItem()
-                            : connection.preparedQuery(owner == null ? OutboxStatements.FOLLOWERS : OutboxStatements.FOLLOWERS_OF_OWNER)
+                            : connection.preparedQuery(owner == null ? FOLLOWERS : FOLLOWERS_OF_OWNER)
                                     .execute(withOwner(keys(headKeys, now, perBatch - 1), owner)).invoke(rows -> {
                                 java.util.Set<String> stopped = new java.util.HashSet<>();
                                 for (Row row : rows) {
@@ -183,7 +191,7 @@ public class Outbox {
                     return followers.chain(() -> {
                         List<PushDeliveryEntity.Key> taken = batches.values().stream().flatMap(b -> b.events().stream())
                                 .map(Claimed::key).toList();
-                        return connection.preparedQuery(owner == null ? OutboxStatements.LEASE : OutboxStatements.LEASE_OF_OWNER)
+                        return connection.preparedQuery(owner == null ? LEASE : LEASE_OF_OWNER)
                                 .execute(withOwner(leaseArguments(leaseOwner, now.plus(lease), taken), owner));
                     }).replaceWith(() -> List.copyOf(batches.values()));
                 });
