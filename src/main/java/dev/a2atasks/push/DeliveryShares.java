@@ -67,6 +67,11 @@ final class DeliveryShares implements Outbox.Shares {
             return true;
         }
 
+        @Override
+        public SharesInUse inUse() {
+            return DeliveryShares.this.inUse();
+        }
+
         /** The claim failed: every share it took is free again. */
         void giveBack() {
             synchronized (taken) {
@@ -76,13 +81,8 @@ final class DeliveryShares implements Outbox.Shares {
         }
     }
 
-    /** The tenants whose whole share is in flight: a claim need not look at their rows. */
-    synchronized List<String> fullTenants() {
-        return byTenant.entrySet().stream().filter(e -> e.getValue() >= perTenant).map(Map.Entry::getKey).toList();
-    }
-
-    /** The URLs whose whole share is in flight. */
-    synchronized List<String> fullUrls() {
-        return byUrl.entrySet().stream().filter(e -> e.getValue() >= perUrl).map(Map.Entry::getKey).toList();
+    @Override
+    public synchronized SharesInUse inUse() {
+        return new SharesInUse(Map.copyOf(byTenant), Map.copyOf(byUrl), perTenant, perUrl);
     }
 }

@@ -231,8 +231,7 @@ public class DeliveryWorker {
         DeliveryShares.Tentative taking = shares.tentatively();
         List<Outbox.Batch> claimed;
         try {
-            claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, settings.maxBatch(), lease,
-                    shares.fullTenants(), shares.fullUrls(), taking));
+            claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, settings.maxBatch(), lease, taking));
         } catch (Throwable e) {
             taking.giveBack(); // not committed: none of its rows will be sent
             throw e;

@@ -1,22 +1,23 @@
 package dev.a2atasks.push;
 
+import static dev.a2atasks.push.OutboxStatements.CLAIM;
 import static dev.a2atasks.push.OutboxStatements.DUE_OWNERS;
-import static dev.a2atasks.push.OutboxStatements.FOLLOWERS;
 import static dev.a2atasks.push.OutboxStatements.FOLLOWERS_OF_OWNER;
-import static dev.a2atasks.push.OutboxStatements.HEADS;
 import static dev.a2atasks.push.OutboxStatements.HEADS_OF_OWNER;
-import static dev.a2atasks.push.OutboxStatements.LEASE;
 import static dev.a2atasks.push.OutboxStatements.LEASE_OF_OWNER;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+
+import org.jboss.logging.Logger;
 
 import dev.a2atasks.db.DatabaseConfig;
 import dev.a2atasks.db.PooledStatements;
@@ -44,6 +45,8 @@ import jakarta.persistence.LockModeType;
  */
 @ApplicationScoped
 public class Outbox {
+
+    private static final Logger LOG = Logger.getLogger(Outbox.class);
 
     private final Pool pool;
     /**
@@ -110,40 +113,46 @@ public class Outbox {
                 .map(rows -> !rows.isEmpty());
     }
 
-    /** Decides, row by row, whether the worker takes a claimable delivery now (its tenant's and its URL's shares). */
-    @FunctionalInterface
+    /** The worker's delivery shares: what it has in flight, and whether it takes one more now. */
     public interface Shares {
-        /** True to take it (the share is then counted as used); false leaves the row for a later round. */
+        /** True to take a delivery for {@code tenant} and {@code url} (the share is then counted as used). */
         boolean take(String tenant, String url);
+
+        /** What is in flight now, by tenant and by URL, and the share of each. */
+        SharesInUse inUse();
     }
 
     /**
      * Leases up to {@code limit} registrations' due events to {@code leaseOwner} for {@code lease}
      * (a worker that dies mid-delivery leaves its rows to be claimed again once the lease ends):
      * for each, the oldest event it is owed and up to {@code perBatch - 1} after it that are due
-     * too, sent by one slot in order. Registrations of {@code fullTenants} and {@code fullUrls}
-     * (whose shares the worker has all in flight) are not looked at, so a tenant with hundreds of
-     * due rows to dead webhooks does not fill every claim; of the rest, {@code shares} decides
-     * which are taken (one share a batch). A row not taken is not leased.
+     * too, sent by one slot in order. A registration is taken while its tenant and its URL have a
+     * share left ({@code shares}; one share a batch), so a tenant with hundreds of due rows to dead
+     * webhooks does not fill every claim. A row not taken is not leased.
      *
-     * <p>Hand-written SQL (README, persistence): three statements in one transaction where the
-     * entities took a locking read and an UPDATE per row, on the path every push delivery takes.
-     * Pinned by {@code OutboxPlanTest}.
+     * <p>Hand-written SQL (README, persistence): one statement ({@link OutboxStatements#CLAIM}), one
+     * round trip, where the entities took a locking read and an UPDATE per row, on the path every push
+     * delivery takes; on Citus, three statements in a transaction per owner. Pinned by
+     * {@code OutboxPlanTest} and {@code CitusOutboxPlanTest}.
      */
-    public Uni<List<Batch>> claim(String leaseOwner, int limit, int perBatch, Duration lease, Collection<String> fullTenants,
-            Collection<String> fullUrls, Shares shares) {
+    public Uni<List<Batch>> claim(String leaseOwner, int limit, int perBatch, Duration lease, Shares shares) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        SharesInUse use = shares.inUse();
         if (!byOwner) {
-            return pool.withTransaction(connection -> claimIn(connection, null, leaseOwner, now, limit, perBatch, lease, fullTenants,
-                    fullUrls, shares));
+            Tuple arguments = Tuple.of(now);
+            SharesInUse.asArrays(use.byTenant()).forEach(arguments::addValue);
+            SharesInUse.asArrays(use.byUrl()).forEach(arguments::addValue);
+            arguments.addValue(use.perTenant()).addValue(use.perUrl()).addValue((long) limit).addValue((long) perBatch - 1)
+                    .addValue(leaseOwner).addValue(now.plus(lease));
+            return pool.preparedQuery(CLAIM).execute(arguments).map(rows -> batches(rows, shares));
         }
-        return pool.preparedQuery(DUE_OWNERS).execute(Tuple.of(now, fullTenants.toArray(String[]::new), (long) limit)).chain(owners -> {
+        return pool.preparedQuery(DUE_OWNERS).execute(Tuple.of(now, use.fullTenants().toArray(String[]::new), (long) limit)).chain(owners -> {
             Uni<List<Batch>> claimed = Uni.createFrom().item(new ArrayList<>());
             for (Row row : owners) {
                 String owner = row.getString("owner");
                 claimed = claimed.chain(batches -> batches.size() >= limit ? Uni.createFrom().item(batches)
-                        : pool.withTransaction(connection -> claimIn(connection, owner, leaseOwner, now, limit - batches.size(), perBatch,
-                                lease, fullTenants, fullUrls, shares)).map(more -> {
+                        : pool.withTransaction(connection -> claimOfOwner(connection, owner, leaseOwner, now, limit - batches.size(), perBatch,
+                                lease, use, shares)).map(more -> {
                                     batches.addAll(more);
                                     return batches;
                                 }));
@@ -152,13 +161,40 @@ public class Outbox {
         });
     }
 
-    /** {@link #claim} in one transaction: of every owner ({@code owner} null), or of one. */
-    private static Uni<List<Batch>> claimIn(io.vertx.mutiny.sqlclient.SqlConnection connection, String owner, String leaseOwner,
-            OffsetDateTime now, int limit, int perBatch, Duration lease, Collection<String> fullTenants, Collection<String> fullUrls,
-            Shares shares) {
-        Tuple headsArguments = Tuple.of(now, fullTenants.toArray(String[]::new), fullUrls.toArray(String[]::new), (long) limit);
-        return connection.preparedQuery(owner == null ? HEADS : HEADS_OF_OWNER).execute(owner == null ? headsArguments
-                : headsArguments.addValue(owner))
+    /**
+     * The rows {@link OutboxStatements#CLAIM} leased, as batches (a registration's rows come together,
+     * in order), each taking its share. The statement left room for each; were one refused all the
+     * same, its rows stay leased, unsent, until the lease ends, and are claimed again then.
+     */
+    private static List<Batch> batches(Iterable<Row> rows, Shares shares) {
+        Map<String, Batch> batches = new LinkedHashMap<>();
+        Set<String> refused = new HashSet<>();
+        for (Row row : rows) {
+            String group = group(row);
+            Batch batch = batches.get(group);
+            if (batch == null && !refused.contains(group)) {
+                PushConfigEntity config = config(row);
+                if (shares.take(config.tenant, config.url)) {
+                    batch = new Batch(config, new ArrayList<>());
+                    batches.put(group, batch);
+                } else {
+                    refused.add(group);
+                    LOG.warnf("Push claim: no share left for registration %s of task %s, claimed all the same (it waits for its lease)",
+                            config.id, config.taskId);
+                }
+            }
+            if (batch != null) {
+                batch.events().add(claimed(row, row.getString("config_id")));
+            }
+        }
+        return List.copyOf(batches.values());
+    }
+
+    /** {@link #claim} of one owner's rows, in one transaction (Citus). */
+    private static Uni<List<Batch>> claimOfOwner(io.vertx.mutiny.sqlclient.SqlConnection connection, String owner, String leaseOwner,
+            OffsetDateTime now, int limit, int perBatch, Duration lease, SharesInUse use, Shares shares) {
+        Tuple headsArguments = Tuple.of(now, use.fullTenants().toArray(String[]::new), use.fullUrls().toArray(String[]::new), (long) limit);
+        return connection.preparedQuery(HEADS_OF_OWNER).execute(headsArguments.addValue(owner))
                 .chain(heads -> {
                     Map<String, Batch> batches = new LinkedHashMap<>();
                     for (Row row : heads) {
@@ -174,9 +210,9 @@ public class Outbox {
                     }
                     List<PushDeliveryEntity.Key> headKeys = batches.values().stream().map(b -> b.events().get(0).key()).toList();
                     Uni<Void> followers = perBatch <= 1 ? Uni.createFrom().voidItem()
-                            : connection.preparedQuery(owner == null ? FOLLOWERS : FOLLOWERS_OF_OWNER)
-                                    .execute(withOwner(keys(headKeys, now, perBatch - 1), owner)).invoke(rows -> {
-                                java.util.Set<String> stopped = new java.util.HashSet<>();
+                            : connection.preparedQuery(FOLLOWERS_OF_OWNER)
+                                    .execute(keys(headKeys, now, perBatch - 1).addValue(owner)).invoke(rows -> {
+                                Set<String> stopped = new HashSet<>();
                                 for (Row row : rows) {
                                     String group = group(row);
                                     // In order: the first row not free (a retry not yet due, another worker's lease)
@@ -191,15 +227,10 @@ public class Outbox {
                     return followers.chain(() -> {
                         List<PushDeliveryEntity.Key> taken = batches.values().stream().flatMap(b -> b.events().stream())
                                 .map(Claimed::key).toList();
-                        return connection.preparedQuery(owner == null ? LEASE : LEASE_OF_OWNER)
-                                .execute(withOwner(leaseArguments(leaseOwner, now.plus(lease), taken), owner));
+                        return connection.preparedQuery(LEASE_OF_OWNER)
+                                .execute(leaseArguments(leaseOwner, now.plus(lease), taken).addValue(owner));
                     }).replaceWith(() -> List.copyOf(batches.values()));
                 });
-    }
-
-    /** The arguments with the owner the statement is of appended (null: a statement of every owner, unchanged). */
-    private static Tuple withOwner(Tuple arguments, String owner) {
-        return owner == null ? arguments : arguments.addValue(owner);
     }
 
     /** Deletes delivered rows still held by {@code leaseOwner}, in one statement. */

@@ -18,7 +18,7 @@ class DeliverySharesUnitTest {
         assertTrue(shares.take("a", "u2"));
         assertTrue(shares.take("a", "u3"));
         assertFalse(shares.take("a", "u4"), "the tenant's share is in flight");
-        assertEquals(List.of("a"), shares.fullTenants());
+        assertEquals(List.of("a"), shares.inUse().fullTenants());
         assertTrue(shares.take("b", "u4"), "another tenant is not held back");
     }
 
@@ -28,8 +28,8 @@ class DeliverySharesUnitTest {
         assertTrue(shares.take("a", "u"));
         assertTrue(shares.take("b", "u"));
         assertFalse(shares.take("c", "u"));
-        assertEquals(List.of("u"), shares.fullUrls());
-        assertTrue(shares.fullTenants().isEmpty());
+        assertEquals(List.of("u"), shares.inUse().fullUrls());
+        assertTrue(shares.inUse().fullTenants().isEmpty());
     }
 
     @Test
@@ -38,8 +38,8 @@ class DeliverySharesUnitTest {
         assertTrue(shares.take("a", "u"));
         assertFalse(shares.take("a", "v"));
         shares.release("a", "u");
-        assertTrue(shares.fullTenants().isEmpty());
-        assertTrue(shares.fullUrls().isEmpty());
+        assertTrue(shares.inUse().fullTenants().isEmpty());
+        assertTrue(shares.inUse().fullUrls().isEmpty());
         assertTrue(shares.take("a", "v"));
     }
 
@@ -59,7 +59,7 @@ class DeliverySharesUnitTest {
         assertTrue(claim.take("a", "v"));
         assertFalse(claim.take("a", "w"), "the tenant's share is full, counting the claim's");
         claim.giveBack();
-        assertTrue(shares.fullTenants().isEmpty());
+        assertTrue(shares.inUse().fullTenants().isEmpty());
         assertTrue(shares.take("a", "w"), "the failed claim's share is free again; the earlier one is still held");
         assertFalse(shares.take("a", "x"));
     }

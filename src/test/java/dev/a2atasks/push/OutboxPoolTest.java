@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -51,7 +50,7 @@ class OutboxPoolTest {
         db.clearTenant(TENANT);
         db.insertOwedDelivery(TENANT, "alice", null);
         try (HeldConnections taken = HeldConnections.all(requests, poolSize)) {
-            List<Outbox.Batch> claimed = outbox.claim(WORKER, 8, 16, Duration.ofMinutes(1), Set.of(), Set.of(), (tenant, url) -> true)
+            List<Outbox.Batch> claimed = outbox.claim(WORKER, 8, 16, Duration.ofMinutes(1), new DeliveryShares(8, 8))
                     .await().atMost(Duration.ofSeconds(5));
             assertEquals(1, claimed.size());
             assertEquals(List.of(new PushDeliveryEntity.Key(TENANT, "alice", "t1", "hook", 0L)),
