@@ -73,6 +73,12 @@ public class DeliveryWorker {
     private OffsetDateTime ownRetryDue;
     /** Whether the next claim first asks if anything is due: after a quiet poll, not after a wake-up. */
     private boolean lookFirst = true;
+    /**
+     * Rows delivered and not yet deleted (the worker thread's own): the round's claim deletes them in
+     * its statement, which frees their registrations' next events in that same claim; a round that
+     * claims nothing deletes them on their own.
+     */
+    private final List<PushDeliveryEntity.Key> delivered = new ArrayList<>();
 
     DeliveryWorker(Outbox outbox, DatabaseAvailability database, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
             @ConfigProperty(name = "a2a.instance-id") Optional<String> instance) {
@@ -139,6 +145,8 @@ public class DeliveryWorker {
                 boolean busy = recordFinished();
                 if (!stopping) {
                     busy |= claimAndSend();
+                } else {
+                    deleteDelivered();
                 }
                 if (!busy) {
                     sleep();
@@ -156,13 +164,17 @@ public class DeliveryWorker {
         }
         try {
             recordFinished();
+            deleteDelivered();
             VertxContextSupport.subscribeAndAwait(() -> outbox.release(leaseOwner));
         } catch (Throwable e) {
             LOG.debugf("Push worker could not give back its leases at shutdown (they expire): %s", e);
         }
     }
 
-    /** Records the attempts that ended since the last round; true when there were any. */
+    /**
+     * Records the attempts that ended since the last round, but for the delivered ones, which join
+     * {@link #delivered}; true when there were any.
+     */
     private boolean recordFinished() throws Throwable {
         List<Outbox.Attempt> attempts = new ArrayList<>();
         for (Outbox.Attempt a; (a = finished.poll()) != null;) {
@@ -171,7 +183,6 @@ public class DeliveryWorker {
         if (attempts.isEmpty()) {
             return false;
         }
-        List<PushDeliveryEntity.Key> delivered = new ArrayList<>();
         List<Outbox.Attempt> undelivered = new ArrayList<>();
         for (Outbox.Attempt attempt : attempts) {
             if (attempt.outcome() == Outbox.Outcome.DELIVERED) {
@@ -179,12 +190,6 @@ public class DeliveryWorker {
             } else {
                 undelivered.add(attempt);
             }
-        }
-        try {
-            VertxContextSupport.subscribeAndAwait(() -> outbox.delivered(leaseOwner, delivered));
-        } catch (Throwable e) {
-            finished.addAll(attempts); // recorded at the next round (their rows stay leased meanwhile)
-            throw e;
         }
         if (undelivered.isEmpty()) {
             return true;
@@ -220,22 +225,22 @@ public class DeliveryWorker {
      */
     private boolean claimAndSend() throws Throwable {
         int free = settings.maxInFlight() - inFlight.get();
-        if (free <= 0) {
-            return false;
-        }
-        if (database.isDown() || (lookFirst && !VertxContextSupport.subscribeAndAwait(outbox::anyDue))) {
-            return false; // nothing to claim, or no database to claim it from: no transaction opened
+        if (free <= 0 || database.isDown() || (lookFirst && !VertxContextSupport.subscribeAndAwait(outbox::anyDue))) {
+            deleteDelivered();
+            return false; // no room, nothing to claim, or no database to claim it from: no claim made
         }
         lookFirst = false;
         Duration lease = settings.timeout().multipliedBy(2).plusSeconds(10);
         DeliveryShares.Tentative taking = shares.tentatively();
+        List<PushDeliveryEntity.Key> deleting = List.copyOf(delivered);
         List<Outbox.Batch> claimed;
         try {
-            claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, settings.maxBatch(), lease, taking));
+            claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, settings.maxBatch(), lease, taking, deleting));
         } catch (Throwable e) {
-            taking.giveBack(); // not committed: none of its rows will be sent
+            taking.giveBack(); // not committed: none of its rows will be sent, and the delivered ones are still there
             throw e;
         }
+        delivered.clear();
         // A batch's later events are sent only while half the lease is left: the rest go back
         // unattempted rather than risk another worker taking them while this one still sends.
         long sendUntil = System.nanoTime() + lease.toNanos() / 2;
@@ -244,6 +249,16 @@ public class DeliveryWorker {
             new Slot(batch, sendUntil).next();
         }
         return !claimed.isEmpty();
+    }
+
+    /** Deletes {@link #delivered} on its own (a round that claims nothing, the worker stopping); they wait for a later round if it fails. */
+    private void deleteDelivered() throws Throwable {
+        if (delivered.isEmpty() || database.isDown()) {
+            return;
+        }
+        List<PushDeliveryEntity.Key> deleting = List.copyOf(delivered);
+        VertxContextSupport.subscribeAndAwait(() -> outbox.delivered(leaseOwner, deleting));
+        delivered.clear();
     }
 
     /**

@@ -132,10 +132,13 @@ public class Outbox {
      *
      * <p>Hand-written SQL (README, persistence): one statement ({@link OutboxStatements#CLAIM}), one
      * round trip, where the entities took a locking read and an UPDATE per row, on the path every push
-     * delivery takes; on Citus, three statements in a transaction per owner. Pinned by
+     * delivery takes; on Citus, three statements in a transaction per owner. The rows of
+     * {@code delivered} (held by {@code leaseOwner}) are deleted first, in the same statement, so
+     * the events their registrations owe next are claimed by this claim. Pinned by
      * {@code OutboxPlanTest} and {@code CitusOutboxPlanTest}.
      */
-    public Uni<List<Batch>> claim(String leaseOwner, int limit, int perBatch, Duration lease, Shares shares) {
+    public Uni<List<Batch>> claim(String leaseOwner, int limit, int perBatch, Duration lease, Shares shares,
+            List<PushDeliveryEntity.Key> delivered) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         SharesInUse use = shares.inUse();
         if (!byOwner) {
@@ -144,9 +147,11 @@ public class Outbox {
             SharesInUse.asArrays(use.byUrl()).forEach(arguments::addValue);
             arguments.addValue(use.perTenant()).addValue(use.perUrl()).addValue((long) limit).addValue((long) perBatch - 1)
                     .addValue(leaseOwner).addValue(now.plus(lease));
+            keyColumns(delivered).forEach(arguments::addValue);
             return pool.preparedQuery(CLAIM).execute(arguments).map(rows -> batches(rows, shares));
         }
-        return pool.preparedQuery(DUE_OWNERS).execute(Tuple.of(now, use.fullTenants().toArray(String[]::new), (long) limit)).chain(owners -> {
+        Tuple dueOwners = Tuple.of(now, use.fullTenants().toArray(String[]::new), (long) limit);
+        return delivered(leaseOwner, delivered).chain(() -> pool.preparedQuery(DUE_OWNERS).execute(dueOwners)).chain(owners -> {
             Uni<List<Batch>> claimed = Uni.createFrom().item(new ArrayList<>());
             for (Row row : owners) {
                 String owner = row.getString("owner");

@@ -15,6 +15,10 @@ final class OutboxStatements {
      * The whole claim in one statement (one round trip, no explicit transaction: its row locks last
      * as long as the statement, the lease it writes outlives them). Read from the top:
      * <ol>
+     * <li>{@code delivered}: the rows the worker delivered since its last claim, deleted ($12-$16
+     * their keys, only while $10 holds them). The statement's reads still see them (one snapshot),
+     * so {@code heads} passes over them: the event a registration owes after them is claimed now,
+     * not one round later.</li>
      * <li>{@code heads}: the oldest due rows whose registration owes no earlier event, each the head
      * of what its registration is owed. Locks the row and its registration (FOR NO KEY UPDATE, which
      * blocks neither the foreign-key checks of new events nor readers); a registration another worker
@@ -32,7 +36,13 @@ final class OutboxStatements {
      * order. $1 now, $8 how many heads at most.
      */
     static final String CLAIM = """
-            WITH tenant_use AS (
+            WITH delivered AS (
+                DELETE FROM push_outbox o
+                USING unnest($12::text[], $13::text[], $14::text[], $15::text[], $16::bigint[]) AS k(tenant, owner, task_id, config_id, event_seq)
+                WHERE o.tenant = k.tenant AND o.owner = k.owner AND o.task_id = k.task_id AND o.config_id = k.config_id
+                  AND o.event_seq = k.event_seq AND o.lease_owner = $10
+                RETURNING o.tenant, o.owner, o.task_id, o.config_id, o.event_seq
+            ), tenant_use AS (
                 SELECT * FROM unnest($2::text[], $3::int[]) AS u(tenant, in_flight)
             ), url_use AS (
                 SELECT * FROM unnest($4::text[], $5::int[]) AS u(url, in_flight)
@@ -44,7 +54,10 @@ final class OutboxStatements {
                   AND (o.lease_expires_at IS NULL OR o.lease_expires_at < $1)
                   AND NOT EXISTS (SELECT 1 FROM push_outbox p
                                   WHERE p.tenant = o.tenant AND p.owner = o.owner AND p.task_id = o.task_id
-                                    AND p.config_id = o.config_id AND p.state = 'PENDING' AND p.event_seq < o.event_seq)
+                                    AND p.config_id = o.config_id AND p.state = 'PENDING' AND p.event_seq < o.event_seq
+                                    AND NOT EXISTS (SELECT 1 FROM delivered d
+                                                    WHERE d.tenant = p.tenant AND d.owner = p.owner AND d.task_id = p.task_id
+                                                      AND d.config_id = p.config_id AND d.event_seq = p.event_seq))
                   AND o.tenant <> ALL (ARRAY(SELECT tenant FROM tenant_use WHERE in_flight >= $6))
                   AND c.url <> ALL (ARRAY(SELECT url FROM url_use WHERE in_flight >= $7))
                 ORDER BY o.next_attempt_at

@@ -96,9 +96,38 @@ class OutboxClaimTest {
         assertEquals(Map.of(A + "/t1", List.of(0L, 1L), A + "/t3", List.of(0L, 1L, 2L), B + "/t4", List.of(0L)), claimed);
     }
 
+    @Test
+    void theRowsDeliveredAreDeletedByTheClaimThatTakesWhatTheirRegistrationsOweNext() {
+        DeliveryShares shares = new DeliveryShares(10, 10);
+        assertEquals(Map.of(A + "/t1", List.of(0L, 1L), A + "/t2", List.of(0L, 1L, 2L), A + "/t3", List.of(0L, 1L, 2L), B + "/t4",
+                List.of(0L)), claim(shares, 4));
+        // While t3's three events were sent, its task wrote a fourth, due now: it waits behind them.
+        db.execute("INSERT INTO task_events (tenant, owner, task_id, seq, kind, payload) VALUES ('" + A + "', 'o', 't3', 3, 'STATUS_UPDATE', '{}')");
+        db.execute("INSERT INTO push_outbox (tenant, owner, task_id, config_id, event_seq, next_attempt_at, created_at) VALUES ('" + A
+                + "', 'o', 't3', 'hook', 3, now(), now())");
+        assertEquals(Map.of(), claim(new DeliveryShares(10, 10), 4), "nothing claimable while t3's earlier events are owed");
+
+        // t3's three events and t4's one were delivered: the claim that deletes them takes t3's fourth.
+        List<PushDeliveryEntity.Key> delivered = List.of(key(A, "t3", 0), key(A, "t3", 1), key(A, "t3", 2), key(B, "t4", 0));
+        assertEquals(Map.of(A + "/t3", List.of(3L)), claim(new DeliveryShares(10, 10), 4, delivered));
+        assertEquals(0, db.queryLong("SELECT count(*) FROM push_outbox WHERE (tenant = '" + A + "' AND task_id = 't3' AND event_seq < 3)"
+                + " OR tenant = '" + B + "'"), "the delivered rows are gone");
+        assertEquals(6, leased(), "t1's two and t2's three are still held, and now t3's fourth");
+    }
+
+    private static PushDeliveryEntity.Key key(String tenant, String task, long seq) {
+        return new PushDeliveryEntity.Key(tenant, "o", task, "hook", seq);
+    }
+
     /** Claims up to {@code limit} registrations, 16 events each at most: each batch's events by tenant/task. */
     private Map<String, List<Long>> claim(DeliveryShares shares, int limit) {
-        List<Outbox.Batch> batches = outbox.claim(WORKER, limit, 16, Duration.ofMinutes(1), shares).await().atMost(Duration.ofSeconds(10));
+        return claim(shares, limit, List.of());
+    }
+
+    /** The same, deleting the rows {@code delivered} in the claim. */
+    private Map<String, List<Long>> claim(DeliveryShares shares, int limit, List<PushDeliveryEntity.Key> delivered) {
+        List<Outbox.Batch> batches = outbox.claim(WORKER, limit, 16, Duration.ofMinutes(1), shares, delivered).await()
+                .atMost(Duration.ofSeconds(10));
         Map<String, List<Long>> claimed = new TreeMap<>();
         for (Outbox.Batch batch : batches) {
             claimed.put(batch.config().tenant + "/" + batch.config().taskId, batch.events().stream().map(e -> e.key().eventSeq).toList());

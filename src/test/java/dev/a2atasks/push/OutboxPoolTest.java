@@ -50,7 +50,7 @@ class OutboxPoolTest {
         db.clearTenant(TENANT);
         db.insertOwedDelivery(TENANT, "alice", null);
         try (HeldConnections taken = HeldConnections.all(requests, poolSize)) {
-            List<Outbox.Batch> claimed = outbox.claim(WORKER, 8, 16, Duration.ofMinutes(1), new DeliveryShares(8, 8))
+            List<Outbox.Batch> claimed = outbox.claim(WORKER, 8, 16, Duration.ofMinutes(1), new DeliveryShares(8, 8), List.of())
                     .await().atMost(Duration.ofSeconds(5));
             assertEquals(1, claimed.size());
             assertEquals(List.of(new PushDeliveryEntity.Key(TENANT, "alice", "t1", "hook", 0L)),
