@@ -213,7 +213,7 @@ final class PushBench {
             }
             webhook.stop(0);
         }
-        table.note("Defaults: a2a.push.max-in-flight 64, max-in-flight-per-tenant 16, max-in-flight-per-url 8, timeout 10 s. The 'held open'"
+        table.note("Defaults: a2a.push.max-in-flight 64, max-in-flight-per-tenant 32, max-in-flight-per-url 16, timeout 10 s. The 'held open'"
                 + " count is how many of A's connections the silent webhooks had accepted one second after A's deliveries fell due: A's"
                 + " share. The 64 invalid-port rows fail at once, each a failed attempt retried with backoff. Lag as in table i.");
         return table;

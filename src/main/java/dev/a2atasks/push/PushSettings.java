@@ -48,19 +48,21 @@ public interface PushSettings {
 
     /**
      * Of those, deliveries one tenant's webhooks may have in flight at once: a tenant whose
-     * webhooks are slow or dead holds at most this share of the worker, never all of it.
+     * webhooks are slow or dead holds at most this share of the worker (half of it), never all.
      */
-    @WithDefault("16")
+    @WithDefault("32")
     int maxInFlightPerTenant();
 
     /**
      * Of those, deliveries to one webhook URL at once: one slow receiver holds at most this many.
      * Half the tenant's share: a client often points all its tasks at one URL, and a registration's
      * events go out one after the other, so this bounds how many of its tasks are delivered to at
-     * once (bench/RESULTS.md, i (push): 100 tasks from 8 senders to one URL, lag p99 2.3 s at 4, about 1 s at 8),
-     * while a URL that never answers still leaves its tenant the other half.
+     * once, while a URL that never answers still leaves its tenant the other half. While agents
+     * load the machine a claim takes 70-200 ms, so this share times a claim's rate is the delivery
+     * rate to one URL (bench/RESULTS.md, i (push, one statement): 100 tasks from 8 senders to one
+     * URL, lag p99 about 1.5 s at 8, 1.1-1.2 s at 16).
      */
-    @WithDefault("8")
+    @WithDefault("16")
     int maxInFlightPerUrl();
 
     /**
