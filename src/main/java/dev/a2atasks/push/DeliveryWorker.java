@@ -176,15 +176,10 @@ public class DeliveryWorker {
      * {@link #delivered}; true when there were any.
      */
     private boolean recordFinished() throws Throwable {
-        List<Outbox.Attempt> attempts = new ArrayList<>();
-        for (Outbox.Attempt a; (a = finished.poll()) != null;) {
-            attempts.add(a);
-        }
-        if (attempts.isEmpty()) {
-            return false;
-        }
+        boolean any = false;
         List<Outbox.Attempt> undelivered = new ArrayList<>();
-        for (Outbox.Attempt attempt : attempts) {
+        for (Outbox.Attempt attempt; (attempt = finished.poll()) != null;) {
+            any = true;
             if (attempt.outcome() == Outbox.Outcome.DELIVERED) {
                 delivered.add(attempt.key());
             } else {
@@ -192,7 +187,7 @@ public class DeliveryWorker {
             }
         }
         if (undelivered.isEmpty()) {
-            return true;
+            return any;
         }
         Outbox.Recorded recorded;
         try {
@@ -238,6 +233,7 @@ public class DeliveryWorker {
             claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, settings.maxBatch(), lease, taking, deleting));
         } catch (Throwable e) {
             taking.giveBack(); // not committed: none of its rows will be sent, and the delivered ones are still there
+            deleteDelivered(); // on their own: were claims to keep failing, their leases would end and they would be sent again
             throw e;
         }
         delivered.clear();
@@ -251,14 +247,18 @@ public class DeliveryWorker {
         return !claimed.isEmpty();
     }
 
-    /** Deletes {@link #delivered} on its own (a round that claims nothing, the worker stopping); they wait for a later round if it fails. */
-    private void deleteDelivered() throws Throwable {
+    /** Deletes {@link #delivered} on its own (a round that claims nothing, a failed claim, the worker stopping); they wait for a later round if it fails. */
+    private void deleteDelivered() {
         if (delivered.isEmpty() || database.isDown()) {
             return;
         }
         List<PushDeliveryEntity.Key> deleting = List.copyOf(delivered);
-        VertxContextSupport.subscribeAndAwait(() -> outbox.delivered(leaseOwner, deleting));
-        delivered.clear();
+        try {
+            VertxContextSupport.subscribeAndAwait(() -> outbox.delivered(leaseOwner, deleting));
+            delivered.clear();
+        } catch (Throwable e) {
+            LOG.debugf("Push worker could not delete %d delivered row(s) yet; a later round does: %s", deleting.size(), e);
+        }
     }
 
     /**
