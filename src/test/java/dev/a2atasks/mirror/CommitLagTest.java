@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -124,6 +125,7 @@ class CommitLagTest extends BindingTest {
             });
 
             Future<WalkResult> walk;
+            CountDownLatch committed = new CountDownLatch(1);
             try (Connection held = dataSource.getConnection()) {
                 held.setAutoCommit(false);
                 try (PreparedStatement update = held.prepareStatement("UPDATE tasks SET state = 'TASK_STATE_COMPLETED',"
@@ -134,13 +136,17 @@ class CommitLagTest extends BindingTest {
                 }
                 long heldAt = System.nanoTime();
                 LockSupport.parkNanos(Duration.ofSeconds(4).toNanos());
-                // A walk starts during the hold, paced (1 s a page) so that it reaches t00's old place after
-                // the commit: the main pass cannot see the change, only the catch-up can.
+                // A walk starts during the hold and reads its first page then; its next pages wait for the
+                // commit, so it reaches t00's old place after it: the main pass cannot see the change, only
+                // the catch-up can. (Paced by time alone, it could end before the commit when the other
+                // tasks' changes had moved enough of them out of its way: CI saw a walk of 7 s.)
                 walk = background.submit(() -> {
                     try (var listing = new GrpcTaskListing(target, true, () -> token, Duration.ofSeconds(30))) {
                         TaskWalker walker = new TaskWalker(listing, Duration.ofSeconds(3), 1, (pass, number, page) -> {
-                            if (pass == WalkListener.Pass.MAIN) {
-                                LockSupport.parkNanos(Duration.ofSeconds(1).toNanos());
+                            if (pass == WalkListener.Pass.MAIN && number == 1) {
+                                await(committed);
+                            } else if (pass == WalkListener.Pass.MAIN) {
+                                LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
                             }
                         });
                         return walker.listAll(ListFilter.all().withPageSize(5));
@@ -148,6 +154,7 @@ class CommitLagTest extends BindingTest {
                 });
                 LockSupport.parkNanos(HOLD.toNanos() - (System.nanoTime() - heldAt));
                 held.commit();
+                committed.countDown();
                 try (PreparedStatement lag = held.prepareStatement("SELECT extract(epoch FROM clock_timestamp() - status_ts) * 1000"
                         + " FROM tasks WHERE tenant = ? AND owner = ? AND id = 't00'")) {
                     lag.setString(1, sourceTenant);
@@ -181,6 +188,18 @@ class CommitLagTest extends BindingTest {
             background.awaitTermination(30, TimeUnit.SECONDS);
         }
         assertEquals(List.of(), failures);
+    }
+
+    /** Waits for the held transaction's commit (bounded: a walk never waits forever). */
+    private static void await(CountDownLatch committed) {
+        try {
+            if (!committed.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the held transaction did not commit within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String id(int i) {
