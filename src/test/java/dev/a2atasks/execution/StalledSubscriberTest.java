@@ -99,8 +99,10 @@ class StalledSubscriberTest extends BindingTest {
         // connection of its own must never be cut off.
         io.grpc.ManagedChannel channel = io.grpc.netty.NettyChannelBuilder.forAddress(root.getHost(), root.getPort())
                 .usePlaintext().initialFlowControlWindow(65536).maxInboundMessageSize(8 << 20).build();
+        // The reader's window holds the whole snapshot: with a small one its stream too stays blocked while
+        // the 2 MB drain window by window, and a slow machine (CI) can take longer than the 1 s bound for it.
         io.grpc.ManagedChannel readerChannel = io.grpc.netty.NettyChannelBuilder.forAddress(root.getHost(), root.getPort())
-                .usePlaintext().initialFlowControlWindow(65536).maxInboundMessageSize(8 << 20).build();
+                .usePlaintext().initialFlowControlWindow(8 << 20).maxInboundMessageSize(8 << 20).build();
         try {
             io.grpc.Metadata headers = new io.grpc.Metadata();
             headers.put(io.grpc.Metadata.Key.of("authorization", io.grpc.Metadata.ASCII_STRING_MARSHALLER),
@@ -114,7 +116,8 @@ class StalledSubscriberTest extends BindingTest {
             Watched reader = new Watched(readerChannel.newCall(dev.a2atasks.proto.v1.A2AServiceGrpc.getSubscribeToTaskMethod(),
                     io.grpc.CallOptions.DEFAULT));
             reader.start(headers, request, Integer.MAX_VALUE);
-            assertTrue(reader.messages.await(10, java.util.concurrent.TimeUnit.SECONDS), "the reading subscriber got the snapshot");
+            assertTrue(reader.messages.await(10, java.util.concurrent.TimeUnit.SECONDS),
+                    "the reading subscriber got the snapshot (its call: " + reader.closed.getNow(null) + ")");
 
             Thread.sleep(3_000); // the stalled one's stream has been blocked for well past the 1 s bound
             stalled.call.request(Integer.MAX_VALUE); // reading now lets the client see how its stream ended
