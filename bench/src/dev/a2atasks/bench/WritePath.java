@@ -346,6 +346,28 @@ final class WritePath {
         return Stats.of(all, all.length, 1);
     }
 
+    /**
+     * Followed runs as {@link #eventLatency} makes them, unmeasured, from {@code threads} clients at
+     * once (half of them subscribing on each side), {@code tasksEach} each: the code paths of a
+     * followed run compiled as in a replica that has served a while. How many tasks it ran.
+     */
+    static int eventLatencyWarmUp(Clients agentSide, Clients otherSide, String bearer, int threads, int tasksEach) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<java.util.concurrent.Future<Stats>> runs = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                Clients subscriberSide = i % 2 == 0 ? agentSide : otherSide;
+                runs.add(pool.submit(() -> eventLatency(agentSide, subscriberSide, bearer, tasksEach)));
+            }
+            for (var run : runs) {
+                run.get(10, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return threads * tasksEach;
+    }
+
     private static Callable<?> unchecked(Callable<Callable<?>> make) {
         try {
             return make.call();
