@@ -13,10 +13,9 @@ import dev.a2atasks.task.GetTaskParams;
 import dev.a2atasks.task.RequestValidator;
 import dev.a2atasks.task.TaskQueryService;
 import dev.a2atasks.task.read.TaskProtos;
-import dev.a2atasks.task.read.TaskReads;
+import dev.a2atasks.task.read.EventTails;
 import dev.a2atasks.metrics.ServiceMetrics;
 import dev.a2atasks.task.store.ProtoJsonColumns;
-import dev.a2atasks.task.store.TaskEventEntity;
 import dev.a2atasks.task.store.TaskStates;
 import dev.a2atasks.task.store.TaskStore;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -42,16 +41,16 @@ public class TaskStreams {
     private static final int BATCH = 100;
 
     private final RequestValidator validator;
-    private final TaskReads reads;
+    private final EventTails events;
     private final TaskQueryService queries;
     private final TaskSignals signals;
     private final Vertx vertx;
     private final ServiceMetrics metrics;
 
-    TaskStreams(RequestValidator validator, TaskReads reads, TaskQueryService queries, TaskSignals signals, Vertx vertx,
+    TaskStreams(RequestValidator validator, EventTails events, TaskQueryService queries, TaskSignals signals, Vertx vertx,
             ServiceMetrics metrics) {
         this.validator = validator;
-        this.reads = reads;
+        this.events = events;
         this.queries = queries;
         this.signals = signals;
         this.vertx = vertx;
@@ -213,12 +212,12 @@ public class TaskStreams {
                 return;
             }
             watching.arm(); // before the read: a change committed meanwhile wakes the next wait at once
-            reads.events(caller, taskId, nextSeq, BATCH).subscribe().with(rows -> {
-                for (TaskEventEntity row : rows) {
-                    StreamResponse event = ProtoJsonColumns.parse(row.payloadJson, StreamResponse.newBuilder()).build();
+            events.from(caller, taskId, nextSeq, BATCH).subscribe().with(rows -> {
+                for (EventTails.Event row : rows) {
+                    StreamResponse event = ProtoJsonColumns.parse(row.payloadJson(), StreamResponse.newBuilder()).build();
                     emitter.emit(event);
-                    nextSeq = row.seq + 1;
-                    if (closes(event, row.inputSeq, inputSeq)) {
+                    nextSeq = row.seq() + 1;
+                    if (closes(event, row.inputSeq(), inputSeq)) {
                         emitter.complete();
                         return;
                     }

@@ -9,7 +9,6 @@ import dev.a2atasks.auth.Caller;
 import dev.a2atasks.task.store.ArtifactEntity;
 import dev.a2atasks.task.store.MessageEntity;
 import dev.a2atasks.task.store.TaskEntity;
-import dev.a2atasks.task.store.TaskEventEntity;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import io.quarkus.hibernate.reactive.panache.common.ProjectedFieldName;
@@ -128,13 +127,6 @@ public class TaskReads {
             }
             return tail;
         });
-    }
-
-    /** Up to {@code limit} events of the caller's task from seq {@code fromSeq} on, in order: a range of the events key. */
-    @WithSession
-    public Uni<List<TaskEventEntity>> events(Caller caller, String taskId, long fromSeq, int limit) {
-        return TaskEventEntity.<TaskEventEntity>find("tenant = ?1 and owner = ?2 and taskId = ?3 and seq >= ?4 order by seq",
-                caller.tenant(), caller.subject(), taskId, fromSeq).page(0, limit).list();
     }
 
     static TaskView view(TaskEntity row) {
