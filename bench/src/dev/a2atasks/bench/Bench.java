@@ -210,7 +210,10 @@ public final class Bench {
         if (options.containsKey("push-only")) {
             try (Service service = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 Clients clients = new Clients("127.0.0.1", service.port, db.jdbcUrl());
-                System.out.println(PushBench.run(clients, Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick).render());
+                List<Table> profiles = new ArrayList<>();
+                System.out.println(PushBench.run(clients, Clients.token(PRIVATE_KEY, "benchp", "pusher"), quick,
+                        options.containsKey("profile") ? service.process.pid() : null, profiles).render());
+                profiles.forEach(t -> System.out.println(t.render()));
             }
             db.close();
             return;
