@@ -34,8 +34,9 @@ import io.quarkus.test.junit.TestProfile;
  * coordinator's own statistics ({@code citus_stat_statements}, which record for each distributed
  * query the distribution value it was routed by) show a value for each, after a session of one
  * caller: a task with a webhook run to completion by the demo agent (status updates, artifact
- * chunks, outbox rows), a task cancelled, GetTask, two ListTasks pages. Only the background
- * sweeps across owners, which lock nothing while they read, are multi-shard.
+ * chunks, outbox rows), a task cancelled, a streamed send read to its end (its event reads),
+ * GetTask, two ListTasks pages. Only the background sweeps across owners, which lock nothing
+ * while they read, are multi-shard.
  */
 @QuarkusTest
 @TestProfile(CitusProfile.class)
@@ -70,9 +71,18 @@ class CitusRoutingTest extends BindingTest {
             Task waiting = stub.sendMessage(send("slow input", SendMessageConfiguration.newBuilder().setReturnImmediately(true).build()))
                     .getTask();
             stub.cancelTask(CancelTaskRequest.newBuilder().setId(waiting.getId()).build());
+            // A stream reads its task's events after every commit (task.read.EventTails).
+            java.util.Iterator<dev.a2atasks.proto.v1.StreamResponse> events = stub.sendStreamingMessage(send("stream every step",
+                    SendMessageConfiguration.getDefaultInstance()));
+            int streamed = 0;
+            while (events.hasNext()) {
+                events.next();
+                streamed++;
+            }
+            assertTrue(streamed > 2, "the stream's events: " + streamed);
             assertEquals(3, stub.getTask(GetTaskRequest.newBuilder().setId(done.getId()).build()).getArtifacts(0).getPartsCount());
             ListTasksResponse first = stub.listTasks(ListTasksRequest.newBuilder().setPageSize(1).build());
-            assertEquals(2, first.getTotalSize());
+            assertEquals(3, first.getTotalSize());
             assertEquals(1, stub.listTasks(ListTasksRequest.newBuilder().setPageSize(1).setPageToken(first.getNextPageToken()).build())
                     .getTasksCount());
         }
@@ -82,6 +92,8 @@ class CitusRoutingTest extends BindingTest {
                 .filter(query -> SWEEPS.stream().noneMatch(sweep -> query.toLowerCase().contains(sweep.toLowerCase())))
                 .filter(query -> !query.toLowerCase().startsWith(OUTBOX_ROWS)).toList();
         assertTrue(routed.size() >= 10, "the session's statements are recorded, routed by the caller's owner:\n" + String.join("\n", routed));
+        assertTrue(routed.stream().anyMatch(query -> query.contains("FROM task_events WHERE")), "the stream's event reads:\n"
+                + String.join("\n", routed));
         assertTrue(fannedOut.isEmpty(), "statements not routed to one node:\n" + String.join("\n---\n", fannedOut));
     }
 
