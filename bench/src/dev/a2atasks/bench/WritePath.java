@@ -62,6 +62,7 @@ final class WritePath {
             Stats immediate = profiled(c == 8 ? sendOnlyPid : 0, "SendMessage returnImmediately, gRPC, 8 clients (the send alone)",
                     "writes-immediate-8", profiles, () -> Load.timed(c, warmUp, measure, () -> send(sendOnly, sendOnlyBearer, true)));
             Stats immediateHttp = Load.timed(c, warmUp, measure, () -> sendHttp(sendOnly, sendOnlyBearer));
+            Stats immediateHttpJdk = Load.timed(c, warmUp, measure, () -> sendHttpJdkClient(sendOnly, sendOnlyBearer));
             Stats blockingFloor = Load.timed(c, warmUp, measure, () -> unchecked(() -> submitFloor(main, true)));
             Stats blocking = profiled(c == 8 ? profilePid : 0, "SendMessage blocking, gRPC, 8 clients", "writes-blocking-8",
                     profiles, () -> Load.timed(c, warmUp, measure, () -> send(main, bearer, false)));
@@ -72,6 +73,8 @@ final class WritePath {
                     percent(immediate, immediateFloor));
             table.row("returnImmediately, HTTP+JSON (the send alone)", c, immediateHttp.requestsPerSecond(), immediateHttp.p50Ms(),
                     immediateHttp.p99Ms(), percent(immediateHttp, immediateFloor));
+            table.row("returnImmediately, HTTP+JSON, from the JDK's HttpClient", c, immediateHttpJdk.requestsPerSecond(),
+                    immediateHttpJdk.p50Ms(), immediateHttpJdk.p99Ms(), percent(immediateHttpJdk, immediateFloor));
             table.row("SQL floor: task + message", c, immediateFloor.requestsPerSecond(), immediateFloor.p50Ms(), immediateFloor.p99Ms(),
                     "100%");
             table.row("blocking (until COMPLETED), gRPC", c, blocking.requestsPerSecond(), blocking.p50Ms(), blocking.p99Ms(),
@@ -145,7 +148,31 @@ final class WritePath {
     }
 
     /** SendMessage returnImmediately over HTTP+JSON ({@code POST /message:send}). */
-    static Callable<?> sendHttp(Clients clients, String bearer) {
+    /** A returnImmediately send over HTTP+JSON from {@link Http1}, one keep-alive connection per load thread. */
+    static Clients.Request sendHttp(Clients clients, String bearer) {
+        Http1 http = new Http1(clients.host, clients.port);
+        String headers = "Authorization: Bearer " + bearer + "\r\nA2A-Version: 1.0\r\nContent-Type: application/json\r\n";
+        return new Clients.Request() {
+            @Override
+            public Object call() throws Exception {
+                byte[] body = ("{\"message\":{\"messageId\":\"" + UUID.randomUUID() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":"
+                        + "\"bench\"}]},\"configuration\":{\"returnImmediately\":true}}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                Http1.Response response = http.exchange("POST", "/message:send", headers, body);
+                if (response.status() != 200) {
+                    throw new IllegalStateException("HTTP " + response.status() + ": " + response.text());
+                }
+                return response;
+            }
+
+            @Override
+            public void close() throws Exception {
+                http.close();
+            }
+        };
+    }
+
+    /** The same send from the JDK's HttpClient (what table f used until 2026-12-07), for the row beside it. */
+    static Callable<?> sendHttpJdkClient(Clients clients, String bearer) {
         java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
         return () -> {
             String body = "{\"message\":{\"messageId\":\"" + UUID.randomUUID() + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"bench\"}]},"
