@@ -26,7 +26,7 @@ import dev.a2atasks.task.RequestValidator;
 import dev.a2atasks.task.SendMessageCommand;
 import dev.a2atasks.task.TaskQueryService;
 import dev.a2atasks.task.read.TaskProtos;
-import dev.a2atasks.task.read.TaskReads;
+import dev.a2atasks.task.read.TaskProgress;
 import dev.a2atasks.task.read.TaskView;
 import dev.a2atasks.task.store.LockedTaskWrite;
 import dev.a2atasks.task.store.TaskStates;
@@ -48,7 +48,7 @@ public class MessageService {
 
     private final RequestValidator validator;
     private final TaskStore store;
-    private final TaskReads reads;
+    private final TaskProgress progress;
     private final TaskQueryService queries;
     private final AgentRunner runner;
     private final TaskSignals signals;
@@ -56,12 +56,12 @@ public class MessageService {
     private final PushConfigs push;
     private final Duration blockingTimeout;
 
-    MessageService(RequestValidator validator, TaskStore store, TaskReads reads, TaskQueryService queries, AgentRunner runner,
+    MessageService(RequestValidator validator, TaskStore store, TaskProgress progress, TaskQueryService queries, AgentRunner runner,
             TaskSignals signals, TaskStreams streams, PushConfigs push,
             @ConfigProperty(name = "a2a.agent.blocking-timeout", defaultValue = "60s") Duration blockingTimeout) {
         this.validator = validator;
         this.store = store;
-        this.reads = reads;
+        this.progress = progress;
         this.queries = queries;
         this.runner = runner;
         this.signals = signals;
@@ -263,11 +263,11 @@ public class MessageService {
         Duration left = Duration.between(Instant.now(), deadline);
         boolean due = left.isNegative() || left.isZero();
         Uni<String> settled = !read && !due ? Uni.createFrom().nullItem()
-                : reads.progress(started.caller(), started.task().taskId()).map(progress -> progress == null ? GONE
-                        : TaskStates.isTerminal(progress.state()) || due
-                                || (TaskStates.isSettled(progress.state())
-                                        && TaskStreams.endsTurnOf(progress.runInputSeq(), started.task().inputSeq()))
-                                                ? progress.state() : null);
+                : progress.of(started.caller(), started.task().taskId()).map(found -> found == null ? GONE
+                        : TaskStates.isTerminal(found.state()) || due
+                                || (TaskStates.isSettled(found.state())
+                                        && TaskStreams.endsTurnOf(found.runInputSeq(), started.task().inputSeq()))
+                                                ? found.state() : null);
         return settled.chain(state -> {
             if (state != null) {
                 return Uni.createFrom().item(state == GONE ? null : state);

@@ -11,7 +11,6 @@ import dev.a2atasks.task.store.MessageEntity;
 import dev.a2atasks.task.store.TaskEntity;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
-import io.quarkus.hibernate.reactive.panache.common.ProjectedFieldName;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 
@@ -30,21 +29,6 @@ public class TaskReads {
         return TaskEntity.<TaskEntity>find("tenant = ?1 and owner = ?2 and id = ?3", caller.tenant(), caller.subject(), id)
                 .firstResult()
                 .map(row -> row == null ? null : view(row));
-    }
-
-    /**
-     * Where a task's work stands: its state, and the history seq of the message its current (or
-     * last) run answers. A projection Hibernate builds by its constructor: registered for the native image.
-     */
-    @io.quarkus.runtime.annotations.RegisterForReflection
-    public record Progress(@ProjectedFieldName("state") String state, @ProjectedFieldName("runInputSeq") Long runInputSeq) {
-    }
-
-    /** The caller's task's {@link Progress}, or null when the caller has no such task. */
-    @WithSession
-    public Uni<Progress> progress(Caller caller, String id) {
-        return TaskEntity.find("tenant = ?1 and owner = ?2 and id = ?3", caller.tenant(), caller.subject(), id)
-                .project(Progress.class).firstResult();
     }
 
     /**

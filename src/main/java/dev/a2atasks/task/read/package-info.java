@@ -3,7 +3,8 @@
  * page and its count ({@link dev.a2atasks.task.read.TaskPageQueries}) and the history tails
  * ({@link dev.a2atasks.task.read.HistoryTails}), a window of one transcript
  * ({@link dev.a2atasks.task.read.TranscriptPages}), a stream's next events
- * ({@link dev.a2atasks.task.read.EventTails}), each statement pinned by an EXPLAIN test; the
+ * ({@link dev.a2atasks.task.read.EventTails}), where a blocking send's task stands
+ * ({@link dev.a2atasks.task.read.TaskProgress}), each statement pinned by an EXPLAIN test; the
  * simple reads (a task by id, a page's artifacts) go through the entities
  * ({@link dev.a2atasks.task.read.TaskReads}). Every statement starts from the caller's scope.
  * Produces views whose JSON fields are the stored ProtoJSON text, for bindings to copy or parse.
