@@ -7,7 +7,8 @@
  * every migration ({@link dev.a2atasks.db.CitusDistribution}, {@code a2a.database.distribution=citus},
  * through Flyway's callback); and the embedded PostgreSQL of the dev run and the tests, which only the
  * dev/test profiles name; {@link dev.a2atasks.db.PooledStatements}, how hand-written SQL is sent on
- * the pool; {@link dev.a2atasks.db.StatementCache}, how the pools are built (every statement kept
+ * the pool; {@link dev.a2atasks.db.MigrationUrlConfigSourceFactory}, Flyway's JDBC URL for a start that
+ * migrates only; {@link dev.a2atasks.db.StatementCache}, how the pools are built (every statement kept
  * prepared, however long). May use: error, the reactive pool, Vert.x, Flyway's callback API; the embedded library only
  * from {@code EmbeddedPostgres}, never by name from other code.
  */
