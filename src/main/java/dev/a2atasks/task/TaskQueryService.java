@@ -13,6 +13,7 @@ import dev.a2atasks.paging.WalkBinding;
 import dev.a2atasks.task.read.ArtifactView;
 import dev.a2atasks.task.read.HistoryTails;
 import dev.a2atasks.task.read.MessageView;
+import dev.a2atasks.task.read.TaskDocument;
 import dev.a2atasks.task.read.TaskPageQueries;
 import dev.a2atasks.task.read.TaskReads;
 import dev.a2atasks.task.read.TaskProtos;
@@ -26,7 +27,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * ListTasks and GetTask, once, for every binding: validate, scope to the caller, page by keyset,
- * then fetch history tails and artifacts for the whole page in one statement each. And
+ * then fetch history tails and artifacts for the whole page in one statement each; one task, with
+ * both, in one statement ({@link TaskDocument}). And
  * ListTaskMessages (history-paging extension): a keyset page over one task's transcript.
  *
  * <p>A request naming a tenant other than the caller's sees nothing: an empty list, or
@@ -39,16 +41,18 @@ public class TaskQueryService {
     private final TaskPageQueries pages;
     private final TaskReads reads;
     private final HistoryTails history;
+    private final TaskDocument documents;
     private final TranscriptPages transcripts;
     private final PageTokenCodec tokens;
     private final ServiceMetrics metrics;
 
     TaskQueryService(RequestValidator validator, TaskPageQueries pages, TaskReads reads, HistoryTails history,
-            TranscriptPages transcripts, PageTokenCodec tokens, ServiceMetrics metrics) {
+            TaskDocument documents, TranscriptPages transcripts, PageTokenCodec tokens, ServiceMetrics metrics) {
         this.validator = validator;
         this.pages = pages;
         this.reads = reads;
         this.history = history;
+        this.documents = documents;
         this.transcripts = transcripts;
         this.tokens = tokens;
         this.metrics = metrics;
@@ -100,14 +104,9 @@ public class TaskQueryService {
         if (!inCallersTenant(caller, query.tenant())) {
             return Uni.createFrom().failure(new A2AException.TaskNotFound(query.id()));
         }
-        return reads.task(caller, query.id())
+        return documents.read(caller, query.id(), query.historyLength())
                 .onItem().ifNull().failWith(() -> new A2AException.TaskNotFound(query.id()))
-                .chain(task -> withDetails(caller, List.of(task), query.historyLength(), true))
-                .map(found -> {
-                    TaskView task = found.get(0);
-                    metrics.historyRows(task.history() == null ? 0 : task.history().size());
-                    return task;
-                });
+                .invoke(task -> metrics.historyRows(task.history() == null ? 0 : task.history().size()));
     }
 
     /**

@@ -15,10 +15,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 
 /**
- * The simple reads, through the Panache entities: one task by its key, a page's artifacts. They
- * need no hand-kept column list, so they use the mapping the writer uses; only statements whose
- * plan matters (the keyset page, the count, history tails) are SQL, in {@link TaskPageQueries}
- * and {@link HistoryTails}.
+ * The simple reads, through the Panache entities: one task by its key (the demo data's check),
+ * a page's artifacts, a stream's locked snapshot. They need no hand-kept column list, so they use
+ * the mapping the writer uses; statements whose plan or round trips matter are SQL: the keyset
+ * page and the count ({@link TaskPageQueries}), history tails ({@link HistoryTails}), GetTask's
+ * one task ({@link TaskDocument}).
  */
 @ApplicationScoped
 public class TaskReads {

@@ -47,6 +47,9 @@ class CitusRouterPlanTest {
             }
         }
         statements.put("history tails of a page", HistoryTails.TAILS + "|ARRAY[1, 2, 3]::bigint[], 5, 'alice'");
+        statements.put("one task as GetTask answers it", TaskDocument.TASK + "|'t', 'alice', 'task-1', 20");
+        statements.put("where a blocking send's task stands", TaskProgress.PROGRESS + "|'t', 'alice', 'task-1'");
+        statements.put("a stream's next events", EventTails.EVENTS + "|'t', 'alice', 'task-1', 3, 64");
         statements.put("transcript, newest first", TranscriptPages.NEWEST_FIRST + "|'t', 'alice', 'task-1', 100, 20");
         statements.put("transcript, oldest first", TranscriptPages.OLDEST_FIRST + "|'t', 'alice', 'task-1', 0, 20");
         statements.put("transcript start at a message id", TranscriptPages.SEQ_OF_MESSAGE + "|'t', 'alice', 'task-1', 'm7'");
