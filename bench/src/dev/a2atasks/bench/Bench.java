@@ -97,7 +97,7 @@ public final class Bench {
             try (Service migrate = Service.start(java, List.of(), env, OUT.resolve("service.log"))) {
                 System.out.println("schema ready");
             }
-            startup(env, java, nativeExecutable(options));
+            startup(env, java, nativeExecutable(options), null); // no dataset: table e3 reads the scope its writes fill
             tables.forEach(t -> System.out.println(t.render()));
             db.close();
             return;
@@ -238,7 +238,7 @@ public final class Bench {
             tables.add(new Table("Resident memory of the service after the runs above", "RSS MiB").row(service.rssMiB()));
         }
         timed("h. operations overhead", () -> operationsOverhead(env, java, Clients.token(PRIVATE_KEY, "bench", "big")));
-        timed("e. start-up", () -> startup(env, java, nativeExecutable(options)));
+        timed("e. start-up", () -> startup(env, java, nativeExecutable(options), "big"));
         timed("o. Citus", () -> tables.add(CitusBench.run(java, quick ? Dataset.QUICK : Dataset.CITUS, quick)));
 
         Table summary = new Table("Targets", "target", "measured", "met");
@@ -706,7 +706,7 @@ public final class Bench {
      * on the request path against the database); then where the time goes (Quarkus' own start-up
      * step timings).
      */
-    private void startup(Map<String, String> env, Path jdk17, Path nativeExecutable) throws Exception {
+    private void startup(Map<String, String> env, Path jdk17, Path nativeExecutable, String readScope) throws Exception {
         int runs = quick ? 1 : 3;
         Map<String, String> serverless = new HashMap<>(env);
         serverless.put("QUARKUS_FLYWAY_MIGRATE_AT_START", "false");
@@ -771,7 +771,7 @@ public final class Bench {
         tables.add(table);
         tables.add(quick ? startupSteps(stepsLog, (long) plain) : startupSteps(jdk17, serverless));
         if (nativeExecutable != null) {
-            tables.add(nativeAgainstJvm(jdk17, nativeExecutable, serverless));
+            tables.add(nativeAgainstJvm(jdk17, nativeExecutable, serverless, readScope));
         }
         tables.add(shortLivedAgainstJvm(jdk17, serverless));
     }
@@ -849,9 +849,10 @@ public final class Bench {
      * Table e3: the steady state of the native executable against the JVM application (the one
      * without JIT against the one with), both running side by side on the same database and
      * measured in alternation at 8 clients over gRPC: one read (ListTasks page 1, pageSize 100, of
-     * the large scope) and one write (SendMessage returnImmediately, a new task each).
+     * {@code readScope}, the large scope of the full run's dataset, or the writes' own scope when
+     * there is none) and one write (SendMessage returnImmediately, a new task each).
      */
-    private Table nativeAgainstJvm(Path jdk17, Path nativeExecutable, Map<String, String> env) throws Exception {
+    private Table nativeAgainstJvm(Path jdk17, Path nativeExecutable, Map<String, String> env, String readScope) throws Exception {
         Duration warmUp = quick ? Duration.ofMillis(500) : Duration.ofSeconds(10);
         Duration window = quick ? Duration.ofMillis(500) : Duration.ofSeconds(5);
         int rounds = quick ? 1 : 3;
@@ -861,7 +862,7 @@ public final class Bench {
                 "operation", "JVM req/s", "native req/s", "native / JVM", "JVM p50 / p99 ms", "native p50 / p99 ms");
         try (Service jvm = Service.start(jdk17, List.of(), env, OUT.resolve("service-e3-jvm.log"));
                 Service nat = Service.startNative(nativeExecutable, env, OUT.resolve("service-e3-native.log"))) {
-            compareSteady(table, new Clients("127.0.0.1", jvm.port, null), new Clients("127.0.0.1", nat.port, null), warmUp, window, rounds, "big");
+            compareSteady(table, new Clients("127.0.0.1", jvm.port, null), new Clients("127.0.0.1", nat.port, null), warmUp, window, rounds, readScope);
         }
         table.note("Both processes run at once on the same 2 cores and PostgreSQL; the one not measured is idle meanwhile.");
         return table;
