@@ -5,6 +5,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkus.reactive.datasource.ReactiveDataSource;
 import io.quarkus.reactive.pg.client.PgPoolCreator;
+import io.vertx.core.Vertx;
 import io.vertx.pgclient.spi.PgDriver;
 import io.vertx.sqlclient.Pool;
 
@@ -18,8 +19,11 @@ import io.vertx.sqlclient.Pool;
  * delivery round. Quarkus has no setting for the limit; a {@link PgPoolCreator} is its hook for
  * options of this kind. The cache stays bounded by its size (statements per connection), not by
  * their length: the service's SQL is a fixed set of constants, never built from values.
+ *
+ * <p>The push pool's creator is {@code push.DeliveryLoop}'s: it builds that pool with
+ * {@link #create(PgPoolCreator.Input, Vertx)} on the push worker's own Vert.x.
  */
-final class StatementCache {
+public final class StatementCache {
 
     /** Longer than any statement of the service (the outbox claim, about 4,100 characters, is the longest). */
     static final int SQL_LIMIT = 16 * 1024;
@@ -28,8 +32,13 @@ final class StatementCache {
     }
 
     static Pool create(PgPoolCreator.Input input) {
+        return create(input, input.vertx());
+    }
+
+    /** A pool as Quarkus would build it from {@code input}, on {@code vertx}, every statement kept prepared. */
+    public static Pool create(PgPoolCreator.Input input, Vertx vertx) {
         input.pgConnectOptionsList().forEach(options -> options.setPreparedStatementCacheSqlLimit(SQL_LIMIT));
-        return PgDriver.INSTANCE.createPool(input.vertx(), input.pgConnectOptionsList(), input.poolOptions());
+        return PgDriver.INSTANCE.createPool(vertx, input.pgConnectOptionsList(), input.poolOptions());
     }
 
     /** The creators Quarkus looks up by each datasource's qualifier. */
@@ -45,13 +54,6 @@ final class StatementCache {
         @Singleton
         @ReactiveDataSource("leases")
         PgPoolCreator leases() {
-            return StatementCache::create;
-        }
-
-        @Produces
-        @Singleton
-        @ReactiveDataSource("push")
-        PgPoolCreator push() {
             return StatementCache::create;
         }
     }

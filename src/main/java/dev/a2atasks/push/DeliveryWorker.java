@@ -25,7 +25,6 @@ import dev.a2atasks.metrics.ServiceMetrics;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
-import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -42,7 +41,8 @@ import jakarta.interceptor.Interceptor;
  * <p>At least once: a delivery whose answer was lost, or whose worker died mid-POST, is made again
  * (receivers dedupe on {@code X-A2A-Delivery-Id}). Nothing is lost to a restart: rows wait in the
  * table. Woken by the outbox's NOTIFY on commit; polls every {@code a2a.push.poll-interval} for
- * rows other replicas scheduled; wakes itself when one of its own retries is due. (Stored secrets
+ * rows other replicas scheduled; wakes itself when one of its own retries is due. Its claims,
+ * deletes and deliveries run on an event loop of their own ({@link DeliveryLoop}). (Stored secrets
  * are re-sealed after a key rotation by {@link SecretRotation}, on a thread of its own.)
  */
 @ApplicationScoped
@@ -51,6 +51,13 @@ public class DeliveryWorker {
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
     static final String TOKEN_HEADER = "X-A2A-Notification-Token";
     static final String DELIVERY_ID_HEADER = "X-A2A-Delivery-Id";
+    /**
+     * The longest the worker waits for a claim or a delete on the outbox's pool (its statements end
+     * after 5 s, statement_timeout; its one connection is never held by anything else for long).
+     * A claim that commits after the wait has given up leaves its rows leased, unsent, to be claimed
+     * again when the lease ends: late, never lost.
+     */
+    private static final Duration OUTBOX_WAIT = Duration.ofSeconds(30);
 
     private final Outbox outbox;
     private final DatabaseAvailability database;
@@ -58,7 +65,7 @@ public class DeliveryWorker {
     private final SecretBox secrets;
     private final ServiceMetrics metrics;
     private final PushSettings settings;
-    private final Vertx vertx;
+    private final DeliveryLoop loop;
     private final Backoff backoff;
     /** The lease owner of this process run: a restarted process never takes an old lease for its own. */
     private final String leaseOwner;
@@ -80,7 +87,7 @@ public class DeliveryWorker {
      */
     private final List<PushDeliveryEntity.Key> delivered = new ArrayList<>();
 
-    DeliveryWorker(Outbox outbox, DatabaseAvailability database, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, Vertx vertx,
+    DeliveryWorker(Outbox outbox, DatabaseAvailability database, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, DeliveryLoop loop,
             @ConfigProperty(name = "a2a.instance-id") Optional<String> instance) {
         this.outbox = outbox;
         this.database = database;
@@ -88,7 +95,7 @@ public class DeliveryWorker {
         this.secrets = secrets;
         this.metrics = metrics;
         this.settings = settings;
-        this.vertx = vertx;
+        this.loop = loop;
         this.backoff = new Backoff(settings.retry().initialDelay(), settings.retry().maxDelay(),
                 () -> ThreadLocalRandom.current().nextDouble());
         this.shares = new DeliveryShares(settings.maxInFlightPerTenant(), settings.maxInFlightPerUrl());
@@ -99,7 +106,7 @@ public class DeliveryWorker {
         if (!settings.enabled()) {
             return;
         }
-        client = new WebhookClient(vertx, settings.timeout(), settings.maxResponseBytes(), settings.maxInFlight());
+        client = new WebhookClient(loop.vertx(), settings.timeout(), settings.maxResponseBytes(), settings.maxInFlight());
         thread = new Thread(this::run, "a2a-push-worker");
         thread.setDaemon(true);
         thread.start();
@@ -230,7 +237,9 @@ public class DeliveryWorker {
         List<PushDeliveryEntity.Key> deleting = List.copyOf(delivered);
         List<Outbox.Batch> claimed;
         try {
-            claimed = VertxContextSupport.subscribeAndAwait(() -> outbox.claim(leaseOwner, free, settings.maxBatch(), lease, taking, deleting));
+            // Awaited here, not through subscribeAndAwait: the outbox's pool answers on the delivery
+            // loop, and subscribeAndAwait would first queue the claim behind requests on a service loop.
+            claimed = outbox.claim(leaseOwner, free, settings.maxBatch(), lease, taking, deleting).await().atMost(OUTBOX_WAIT);
         } catch (Throwable e) {
             taking.giveBack(); // not committed: none of its rows will be sent, and the delivered ones are still there
             deleteDelivered(); // on their own: were claims to keep failing, their leases would end and they would be sent again
@@ -240,9 +249,10 @@ public class DeliveryWorker {
         // A batch's later events are sent only while half the lease is left: the rest go back
         // unattempted rather than risk another worker taking them while this one still sends.
         long sendUntil = System.nanoTime() + lease.toNanos() / 2;
+        io.vertx.core.Context onLoop = loop.context(); // every step of a delivery runs there, from the first
         for (Outbox.Batch batch : claimed) {
             inFlight.incrementAndGet();
-            new Slot(batch, sendUntil).next();
+            onLoop.runOnContext(ignored -> new Slot(batch, sendUntil).next());
         }
         return !claimed.isEmpty();
     }
@@ -254,7 +264,7 @@ public class DeliveryWorker {
         }
         List<PushDeliveryEntity.Key> deleting = List.copyOf(delivered);
         try {
-            VertxContextSupport.subscribeAndAwait(() -> outbox.delivered(leaseOwner, deleting));
+            outbox.delivered(leaseOwner, deleting).await().atMost(OUTBOX_WAIT);
             delivered.clear();
         } catch (Throwable e) {
             LOG.debugf("Push worker could not delete %d delivered row(s) yet; a later round does: %s", deleting.size(), e);

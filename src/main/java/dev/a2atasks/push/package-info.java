@@ -3,7 +3,8 @@
  * ({@link dev.a2atasks.push.PushConfigs}), the address policy that keeps webhooks out of private
  * networks ({@link dev.a2atasks.push.AddressPolicy}, {@link dev.a2atasks.push.WebhookGuard}), the
  * sealing of their secrets ({@link dev.a2atasks.push.SecretBox}) and the delivery of task events
- * from the outbox ({@link dev.a2atasks.push.DeliveryWorker}, {@link dev.a2atasks.push.Outbox}), each tenant
+ * from the outbox ({@link dev.a2atasks.push.DeliveryWorker}, {@link dev.a2atasks.push.Outbox}, on a
+ * Vert.x event loop of their own, {@link dev.a2atasks.push.DeliveryLoop}), each tenant
  * and webhook URL held to its share of a worker ({@link dev.a2atasks.push.DeliveryShares}).
  * Its rows are its own: {@link dev.a2atasks.push.PushConfigEntity} and
  * {@link dev.a2atasks.push.PushDeliveryEntity}, written by {@link dev.a2atasks.push.PushStore}

@@ -1,9 +1,12 @@
 package dev.a2atasks.push;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -23,7 +26,8 @@ import jakarta.inject.Inject;
  * claimed and its row deleted at once, on the outbox's own connection. On the request pool each
  * claim queued behind the burst (a quarter of a second in bench table i), and the worker, one
  * round at a time, sent nothing meanwhile. The service's own worker is off in this profile, so
- * the row is this test's to claim.
+ * the row is this test's to claim. And that pool answers on the worker's own event loop
+ * ({@link DeliveryLoop}), never on the service's, where each answer waited behind request work.
  */
 @QuarkusTest
 @TestProfile(PushOff.class)
@@ -41,6 +45,12 @@ class OutboxPoolTest {
     @Inject
     Outbox outbox;
 
+    @Inject
+    DeliveryLoop loop;
+
+    @Inject
+    io.vertx.core.Vertx serviceVertx;
+
     @ConfigProperty(name = "quarkus.datasource.reactive.max-size")
     int poolSize;
 
@@ -50,8 +60,12 @@ class OutboxPoolTest {
         db.clearTenant(TENANT);
         db.insertOwedDelivery(TENANT, "alice", null);
         try (HeldConnections taken = HeldConnections.all(requests, poolSize)) {
+            AtomicReference<io.vertx.core.Vertx> answeredOn = new AtomicReference<>();
             List<Outbox.Batch> claimed = outbox.claim(WORKER, 8, 16, Duration.ofMinutes(1), new DeliveryShares(8, 8), List.of())
+                    .invoke(() -> answeredOn.set(io.vertx.core.Vertx.currentContext().owner()))
                     .await().atMost(Duration.ofSeconds(5));
+            assertSame(loop.vertx(), answeredOn.get(), "the claim answers on the delivery loop");
+            assertNotSame(serviceVertx, answeredOn.get());
             assertEquals(1, claimed.size());
             assertEquals(List.of(new PushDeliveryEntity.Key(TENANT, "alice", "t1", "hook", 0L)),
                     claimed.get(0).events().stream().map(Outbox.Claimed::key).toList());
