@@ -51,12 +51,7 @@ public class DeliveryWorker {
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
     static final String TOKEN_HEADER = "X-A2A-Notification-Token";
     static final String DELIVERY_ID_HEADER = "X-A2A-Delivery-Id";
-    /**
-     * The longest the worker waits for a claim or a delete on the outbox's pool (its statements end
-     * after 5 s, statement_timeout; its one connection is never held by anything else for long).
-     * A claim that commits after the wait has given up leaves its rows leased, unsent, to be claimed
-     * again when the lease ends: late, never lost.
-     */
+    /** The longest wait for a claim or delete (their statements end after 5 s); rows a late claim leased wait for their lease to end. */
     private static final Duration OUTBOX_WAIT = Duration.ofSeconds(30);
 
     private final Outbox outbox;
@@ -80,11 +75,7 @@ public class DeliveryWorker {
     private OffsetDateTime ownRetryDue;
     /** Whether the next claim first asks if anything is due: after a quiet poll, not after a wake-up. */
     private boolean lookFirst = true;
-    /**
-     * Rows delivered and not yet deleted (the worker thread's own): the round's claim deletes them in
-     * its statement, which frees their registrations' next events in that same claim; a round that
-     * claims nothing deletes them on their own.
-     */
+    /** Rows delivered, not yet deleted (this thread's own): the next claim deletes them and claims what they held back, else {@link #deleteDelivered}. */
     private final List<PushDeliveryEntity.Key> delivered = new ArrayList<>();
 
     DeliveryWorker(Outbox outbox, DatabaseAvailability database, WebhookGuard guard, SecretBox secrets, ServiceMetrics metrics, PushSettings settings, DeliveryLoop loop,
@@ -96,8 +87,7 @@ public class DeliveryWorker {
         this.metrics = metrics;
         this.settings = settings;
         this.loop = loop;
-        this.backoff = new Backoff(settings.retry().initialDelay(), settings.retry().maxDelay(),
-                () -> ThreadLocalRandom.current().nextDouble());
+        this.backoff = new Backoff(settings.retry().initialDelay(), settings.retry().maxDelay(), () -> ThreadLocalRandom.current().nextDouble());
         this.shares = new DeliveryShares(settings.maxInFlightPerTenant(), settings.maxInFlightPerUrl());
         this.leaseOwner = instance.filter(s -> !s.isBlank()).orElse("a2a") + "/push-" + UUID.randomUUID().toString().substring(0, 8);
     }
@@ -237,8 +227,7 @@ public class DeliveryWorker {
         List<PushDeliveryEntity.Key> deleting = List.copyOf(delivered);
         List<Outbox.Batch> claimed;
         try {
-            // Awaited here, not through subscribeAndAwait: the outbox's pool answers on the delivery
-            // loop, and subscribeAndAwait would first queue the claim behind requests on a service loop.
+            // Not subscribeAndAwait, which would queue it behind requests on a service loop: the pool answers on the delivery loop.
             claimed = outbox.claim(leaseOwner, free, settings.maxBatch(), lease, taking, deleting).await().atMost(OUTBOX_WAIT);
         } catch (Throwable e) {
             taking.giveBack(); // not committed: none of its rows will be sent, and the delivered ones are still there

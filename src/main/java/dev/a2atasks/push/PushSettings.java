@@ -57,10 +57,11 @@ public interface PushSettings {
      * Of those, deliveries to one webhook URL at once: one slow receiver holds at most this many.
      * Half the tenant's share: a client often points all its tasks at one URL, and a registration's
      * events go out one after the other, so this bounds how many of its tasks are delivered to at
-     * once, while a URL that never answers still leaves its tenant the other half. While agents
-     * load the machine a claim takes 70-200 ms, so this share times a claim's rate is the delivery
-     * rate to one URL (bench/RESULTS.md, i (push, one statement): 100 tasks from 8 senders to one
-     * URL, lag p99 about 1.5 s at 8, 1.1-1.2 s at 16).
+     * once, while a URL that never answers still leaves its tenant the other half. This share
+     * times a claim's rate bounds the delivery rate to one URL: when claims answered on the
+     * service's busy event loops (70-200 ms each), 100 tasks from 8 senders to one URL lagged about
+     * 1.5 s at p99 with a share of 8, 1.1-1.2 s with 16 (bench/RESULTS.md, i (push, one
+     * statement)); on the worker's own loop, 104-363 ms with 16 ("Deliveries on a loop of their own").
      */
     @WithDefault("16")
     int maxInFlightPerUrl();
