@@ -59,8 +59,8 @@ public class DeliveryLoop {
     }
 
     /**
-     * Closed with the bean container, the last step of a shutdown: after the worker has stopped
-     * (its shutdown observer waits for deliveries in flight) and after Quarkus has closed the pools.
+     * Closed with the bean container at the end of a shutdown, so after the worker has stopped: its
+     * shutdown observer runs before and waits for the deliveries in flight.
      */
     @PreDestroy
     void close() {
